@@ -1,0 +1,12 @@
+#pragma once
+// The dtsim subcommands. Each registers itself on the application and, when chosen, runs and stores
+// its exit code in `exit_code`.
+#include <CLI/CLI.hpp>
+
+namespace dtsim::cli {
+
+void add_simulate_command(CLI::App& app, int& exit_code);
+void add_sweep_command(CLI::App& app, int& exit_code);
+void add_runs_command(CLI::App& app, int& exit_code);
+
+}  // namespace dtsim::cli

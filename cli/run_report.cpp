@@ -1,0 +1,58 @@
+#include "run_report.hpp"
+
+#include <fstream>
+#include <stdexcept>
+
+#include "dtsim/chrome_trace.hpp"
+#include "dtsim/run_json.hpp"
+#include "dtsim/run_store.hpp"
+#include "dtsim/sim/buckets.hpp"
+#include "dtsim/units.hpp"
+#include "text_table.hpp"
+
+namespace dtsim::cli {
+
+void print_run_summary_table(std::ostream& out, const RunSummary& s, const std::string& indent) {
+    TextTable table({"metric", "value"}, {false, true});
+    table.add_row({"iteration time", format_seconds(s.iteration_time_s)});
+    table.add_row({"throughput", fixed(s.samples_per_s, 1) + " samples/s"});
+    table.add_row({"speedup vs 1 GPU", fixed(s.speedup, 2) + "×"});
+    table.add_row({"scaling efficiency", percent(s.scaling_efficiency)});
+    table.add_row({"compute per iteration", format_seconds(s.compute_time_s)});
+    table.add_row({"communication per iteration", format_seconds(s.comm_time_s)});
+    table.add_row({"exposed communication", format_seconds(s.exposed_comm_time_s)});
+    table.add_row({"communication share", percent(s.comm_share)});
+    table.print(out, indent);
+}
+
+void print_run_report(std::ostream& out, const Scenario& scenario, const Run& run) {
+    const auto& c = scenario.cluster;
+    const auto& strategy = scenario.training.strategy;
+    const auto buckets = sim::make_buckets(scenario.model, strategy.bucket_bytes).buckets.size();
+    out << "dtsim simulate: " << scenario.name << " (" << to_string(run.kind) << ")\n";
+    out << "  cluster   " << c.nodes << " node(s) × " << c.gpus_per_node << " GPU(s) " << c.gpu.name << " = "
+        << c.gpus() << " GPUs; NIC " << format_bytes_per_second(c.nic.effective_bytes_per_second()) << ", "
+        << format_seconds(c.nic.latency_s) << "; " << to_string(c.fabric.topology) << " fabric; "
+        << to_string(c.network_model) << " network model\n";
+    out << "  model     " << scenario.model.name << ", batch " << scenario.model.batch_per_gpu << "/GPU, "
+        << to_string(scenario.model.precision) << ", " << format_bytes(scenario.model.gradient_bytes())
+        << " of gradients in " << buckets << " bucket(s)\n";
+    out << "  strategy  " << run.strategy << ", bucket " << format_bytes(strategy.bucket_bytes) << ", overlap "
+        << (strategy.overlap ? "on" : "off") << ", " << to_string(scenario.training.fidelity) << " fidelity, "
+        << scenario.training.iterations << " iteration(s)\n\n";
+    print_run_summary_table(out, run.summary, "  ");
+}
+
+std::optional<std::int64_t> write_run_outputs(Run& run, const RunOutputs& outputs) {
+    if (!outputs.json_path.empty()) {
+        std::ofstream out(outputs.json_path, std::ios::binary);
+        out << run_summary_json_text(run);
+        if (!out) throw std::runtime_error(outputs.json_path + ": cannot write JSON output");
+    }
+    if (!outputs.trace_path.empty()) write_chrome_trace_file(run, outputs.trace_path);
+    if (outputs.db_path.empty()) return std::nullopt;
+    RunStore store(outputs.db_path);
+    return store.append(run);
+}
+
+}  // namespace dtsim::cli

@@ -1,0 +1,43 @@
+#include <unistd.h>
+
+#include <iostream>
+#include <memory>
+
+#include "commands.hpp"
+#include "dtsim/sim/simulation.hpp"
+#include "run_report.hpp"
+
+namespace dtsim::cli {
+
+void add_simulate_command(CLI::App& app, int& exit_code) {
+    struct Options {
+        std::string scenario;
+        std::vector<std::string> overrides;
+        RunOutputs outputs;
+        bool quiet = false;
+    };
+    auto options = std::make_shared<Options>();
+    auto* cmd = app.add_subcommand("simulate", "Simulate one scenario and print its summary");
+    cmd->add_option("scenario", options->scenario, "Scenario YAML file")->required();
+    cmd->add_option("--set", options->overrides, "Override a scenario key, e.g. --set cluster.nodes=16")
+        ->type_name("KEY=VALUE");
+    cmd->add_option("--json", options->outputs.json_path, "Write the run summary and iterations as JSON");
+    cmd->add_option("--trace", options->outputs.trace_path, "Write a Chrome/Perfetto trace of the timeline");
+    cmd->add_option("--db", options->outputs.db_path, "Append the run to this SQLite runs database");
+    cmd->add_flag("--quiet", options->quiet, "Print nothing but errors");
+    cmd->callback([options, &exit_code] {
+        const auto scenario = load_scenario_file(options->scenario, options->overrides);
+        const bool progress = !options->quiet && isatty(STDERR_FILENO);
+        if (progress) std::cerr << "simulating " << scenario.cluster.gpus() << " GPUs ..." << std::flush;
+        auto run = sim::simulate(scenario);
+        if (progress) std::cerr << " done\n";
+        const auto id = write_run_outputs(run, options->outputs);
+        if (!options->quiet) {
+            print_run_report(std::cout, scenario, run);
+            if (id) std::cout << "\n  stored as run " << *id << " in " << options->outputs.db_path << "\n";
+        }
+        exit_code = 0;
+    });
+}
+
+}  // namespace dtsim::cli

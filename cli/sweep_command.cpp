@@ -1,0 +1,156 @@
+#include <unistd.h>
+
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "child_runs.hpp"
+#include "commands.hpp"
+#include "dtsim/input_error.hpp"
+#include "dtsim/run_json.hpp"
+#include "dtsim/units.hpp"
+#include "mpi_world.hpp"
+#include "sweep_points.hpp"
+#include "text_table.hpp"
+
+namespace dtsim::cli {
+namespace {
+
+struct SweepOptions {
+    std::string scenario;
+    std::vector<std::string> overrides;
+    std::vector<std::string> vary;
+    int jobs = 0;
+    std::string json_path;
+    std::string db_path;
+    bool quiet = false;
+};
+
+// One finished point as exchanged between MPI ranks: its index, exit code, result and error text.
+nlohmann::json point_record(size_t index, const ChildResult& result) {
+    return {{"index", index}, {"exit_code", result.exit_code}, {"json", result.output_json}, {"error", result.error_text}};
+}
+
+void print_sweep_table(std::ostream& out, const Scenario& base, const std::vector<SweepAxis>& axes,
+                       const std::vector<SweepPoint>& points, const std::vector<nlohmann::json>& results) {
+    std::vector<std::string> headers{"#"};
+    std::vector<bool> right{true};
+    for (const auto& axis : axes) {
+        headers.push_back(axis.key);
+        right.push_back(false);
+    }
+    for (const char* h : {"GPUs", "iteration", "samples/s", "speedup", "efficiency", "comm share"}) {
+        headers.push_back(h);
+        right.push_back(true);
+    }
+    TextTable table(headers, right);
+    for (size_t i = 0; i < points.size(); ++i) {
+        std::vector<std::string> row{std::to_string(i + 1)};
+        for (const auto& [key, value] : points[i]) row.push_back(value);
+        const auto& r = results[i];
+        if (r.is_null()) {
+            row.push_back("failed");
+        } else {
+            const auto s = summary_from_json(r);
+            row.insert(row.end(), {std::to_string(s.gpus), format_seconds(s.iteration_time_s), fixed(s.samples_per_s, 1),
+                                   fixed(s.speedup, 2) + "×", percent(s.scaling_efficiency), percent(s.comm_share)});
+        }
+        table.add_row(row);
+    }
+    out << "dtsim sweep: " << base.name << " — " << points.size() << " point(s)\n\n";
+    table.print(out, "  ");
+}
+
+int run_sweep(const SweepOptions& options) {
+    MpiWorld world;
+    const auto base = load_scenario_file(options.scenario, options.overrides);
+    std::vector<SweepAxis> axes;
+    for (const auto& vary : options.vary) axes.push_back(parse_vary_option(vary));
+    if (axes.empty()) axes = base.sweep;
+    if (axes.empty())
+        throw InputError(options.scenario + ": nothing to sweep: give --vary key=v1,v2,... or a `sweep:` section");
+    const auto points = expand_sweep(axes);
+    // Validate every point before starting any simulation, so bad input fails fast and whole.
+    for (const auto& point : points) {
+        auto overrides = options.overrides;
+        for (const auto& o : as_overrides(point)) overrides.push_back(o);
+        load_scenario_file(options.scenario, overrides);
+    }
+
+    std::vector<size_t> mine;
+    std::vector<std::vector<std::string>> arguments;
+    for (size_t i = 0; i < points.size(); ++i) {
+        if (static_cast<int>(i % static_cast<size_t>(world.size())) != world.rank()) continue;
+        std::vector<std::string> args{"simulate", options.scenario, "--quiet"};
+        for (const auto& o : options.overrides) args.insert(args.end(), {"--set", o});
+        for (const auto& o : as_overrides(points[i])) args.insert(args.end(), {"--set", o});
+        if (!options.db_path.empty()) args.insert(args.end(), {"--db", options.db_path});
+        mine.push_back(i);
+        arguments.push_back(args);
+    }
+    const int jobs = options.jobs > 0 ? options.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    size_t done = 0;
+    const auto results = run_children(arguments, jobs, "--json", [&](size_t j, const ChildResult& result) {
+        ++done;
+        if (options.quiet) return;
+        std::cerr << "[" << (world.size() > 1 ? "rank " + std::to_string(world.rank()) + " " : "") << done << "/"
+                  << arguments.size() << "] point " << mine[j] + 1 << (result.exit_code == 0 ? " done" : " FAILED")
+                  << "\n";
+    });
+
+    std::vector<std::string> records;
+    for (size_t j = 0; j < results.size(); ++j) records.push_back(point_record(mine[j], results[j]).dump());
+    const auto gathered = world.gather(records);
+    if (world.rank() != 0) return exit_code::ok;
+
+    std::vector<nlohmann::json> summaries(points.size());
+    int worst = exit_code::ok;
+    for (const auto& text : gathered) {
+        const auto record = nlohmann::json::parse(text);
+        const auto index = record.at("index").get<size_t>();
+        const int code = record.at("exit_code").get<int>();
+        if (code == 0) {
+            summaries[index] = nlohmann::json::parse(record.at("json").get<std::string>());
+        } else {
+            std::cerr << "point " << index + 1 << " failed (exit " << code << "):\n" << record.at("error").get<std::string>();
+            worst = std::max(worst, code);
+        }
+    }
+    print_sweep_table(std::cout, base, axes, points, summaries);
+    if (!options.json_path.empty()) {
+        nlohmann::ordered_json all = nlohmann::ordered_json::array();
+        for (size_t i = 0; i < points.size(); ++i) {
+            nlohmann::ordered_json overrides = nlohmann::ordered_json::object();
+            for (const auto& [key, value] : points[i]) overrides[key] = value;
+            all.push_back({{"overrides", overrides}, {"result", summaries[i]}});
+        }
+        std::ofstream out(options.json_path, std::ios::binary);
+        out << all.dump(2) << "\n";
+        if (!out) throw std::runtime_error(options.json_path + ": cannot write JSON output");
+        std::cout << "\n  wrote " << options.json_path << "\n";
+    }
+    if (!options.db_path.empty()) std::cout << "  runs stored in " << options.db_path << "\n";
+    return worst;
+}
+
+}  // namespace
+
+void add_sweep_command(CLI::App& app, int& exit_code) {
+    auto options = std::make_shared<SweepOptions>();
+    auto* cmd = app.add_subcommand("sweep", "Simulate a scenario at many points (cross product of --vary values)");
+    cmd->add_option("scenario", options->scenario, "Scenario YAML file")->required();
+    cmd->add_option("--vary", options->vary,
+                    "A key and its values, e.g. --vary cluster.nodes=1,2,4,8; repeat for a cross product. "
+                    "Default: the scenario's sweep: section")
+        ->type_name("KEY=V1,V2,...");
+    cmd->add_option("--set", options->overrides, "Override a scenario key at every point")->type_name("KEY=VALUE");
+    cmd->add_option("--jobs", options->jobs, "Simulations run in parallel (default: number of cores)");
+    cmd->add_option("--json", options->json_path, "Write every point's overrides and summary as a JSON array");
+    cmd->add_option("--db", options->db_path, "Append every point's run to this SQLite runs database");
+    cmd->add_flag("--quiet", options->quiet, "No progress lines");
+    cmd->callback([options, &exit_code] { exit_code = run_sweep(*options); });
+}
+
+}  // namespace dtsim::cli

@@ -1,0 +1,74 @@
+#pragma once
+// Typed, located access to a YAML document. Every accessor that fails throws an InputError naming
+// the file and line (or the --set option that supplied the value), the dotted key, and what was expected.
+#include <yaml-cpp/yaml.h>
+
+#include <initializer_list>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dtsim {
+
+/// Where a document came from, and which dotted keys were replaced from the command line.
+struct DocumentSource {
+    std::string file;
+    std::map<std::string, std::string> overrides;  // dotted key -> text given to --set
+};
+
+class ConfigNode {
+public:
+    ConfigNode(YAML::Node node, std::string path, std::shared_ptr<const DocumentSource> source);
+
+    /// Loads a document; syntax errors name the file and line.
+    static ConfigNode parse(const std::string& text, std::shared_ptr<const DocumentSource> source);
+
+    const YAML::Node& yaml() const { return node_; }
+    const std::string& path() const { return path_; }
+    bool is_map() const { return node_.IsMap(); }
+    bool has(std::string_view key) const;
+
+    ConfigNode child(std::string_view key) const;  // required
+    std::optional<ConfigNode> optional_child(std::string_view key) const;
+    std::vector<ConfigNode> sequence() const;       // this node must be a sequence
+
+    std::string text(std::string_view key) const;
+    std::optional<std::string> optional_text(std::string_view key) const;
+    long long integer(std::string_view key, long long min_value, long long max_value) const;
+    double number(std::string_view key, double min_value, double max_value) const;
+    bool boolean(std::string_view key) const;
+    double bytes(std::string_view key) const;
+    double seconds(std::string_view key) const;
+    double bytes_per_second(std::string_view key) const;
+    double flops_per_second(std::string_view key) const;
+    std::string choice(std::string_view key, std::initializer_list<std::string_view> options) const;
+
+    /// This node must be a mapping whose keys are all in `allowed`; an unknown key is an error with a
+    /// did-you-mean suggestion.
+    void require_map_with_keys(std::initializer_list<std::string_view> allowed) const;
+
+    /// Throws an InputError located at `key` inside this node (or at this node when key is empty).
+    [[noreturn]] void fail(std::string_view key, const std::string& expected) const;
+
+private:
+    std::string key_path(std::string_view key) const;
+    std::string location(std::string_view key) const;
+    YAML::Node required(std::string_view key, const char* expected) const;
+    std::string scalar(std::string_view key, const char* expected) const;
+
+    YAML::Node node_;
+    std::string path_;
+    std::shared_ptr<const DocumentSource> source_;
+};
+
+/// Applies `--set a.b.c=value` to a document: the value is read as YAML (so lists and maps work), the
+/// intermediate mappings are created when absent. Throws InputError when the option is malformed.
+void apply_override(YAML::Node& root, const std::string& assignment, DocumentSource& source);
+
+/// The closest candidate within a small edit distance, for "did you mean" hints; empty when none is close.
+std::string closest_match(std::string_view word, const std::vector<std::string>& candidates);
+
+}  // namespace dtsim

@@ -1,0 +1,18 @@
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace dtsim {
+
+/// The folder holding hardware presets, the model zoo and profiles: $DTSIM_DATA_DIR when set, else the
+/// `data/` folder next to the build tree of the running executable, else the source tree's.
+std::filesystem::path data_dir();
+
+/// Names (file stems) of the YAML files in a data sub-folder, sorted.
+std::vector<std::string> list_data_names(const std::string& subfolder);
+
+/// Reads a whole file; throws InputError naming the file when it cannot be read.
+std::string read_text_file(const std::filesystem::path& path);
+
+}  // namespace dtsim

@@ -1,0 +1,41 @@
+#pragma once
+// Hardware presets (data/hardware/): GPUs and network links, each labelled with its basis and source.
+#include <map>
+#include <optional>
+#include <string>
+
+#include "dtsim/precision.hpp"
+
+namespace dtsim {
+
+struct GpuPreset {
+    std::string name;
+    std::string description;
+    std::string basis;                              // "datasheet-derived", "calibrated", ...
+    std::map<Precision, double> peak_flops_per_second;  // dense, no sparsity
+    double memory_bytes = 0;
+    double memory_bytes_per_second = 0;
+    double gemm_efficiency = 1;    // achieved / peak for large GEMMs
+    double memory_efficiency = 1;  // achieved / peak memory bandwidth
+    std::string intra_node;        // network preset for GPU-to-GPU links inside a node
+    std::string host_link;         // network preset for the host (PCIe) link
+
+    /// Throws InputError when the GPU has no peak for this precision.
+    double peak_for(Precision precision, const std::string& where) const;
+};
+
+struct NetworkPreset {
+    std::string name;
+    std::string description;
+    std::string basis;
+    double bytes_per_second = 0;  // line rate, one direction
+    double latency_s = 0;         // one-way, host to host
+    double efficiency = 1;        // achieved / line rate for large messages
+};
+
+/// Loads data/hardware/<kind>/<name>.yaml. Unknown names give an InputError listing the known ones;
+/// `where` is the location of the key that asked for it.
+GpuPreset load_gpu_preset(const std::string& name, const std::string& where);
+NetworkPreset load_network_preset(const std::string& name, const std::string& where);
+
+}  // namespace dtsim

@@ -1,0 +1,77 @@
+#pragma once
+// A run is one execution of a scenario, measured or predicted: its summary, iterations and timeline.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dtsim {
+
+enum class RunKind { predicted, measured };
+enum class Lane { compute, comm, wait };
+
+std::string to_string(RunKind kind);
+std::string to_string(Lane lane);
+RunKind run_kind_from_string(const std::string& text);
+Lane lane_from_string(const std::string& text);
+
+/// One span on a rank's timeline. Ranks 0..gpus-1 are GPUs; parameter servers follow them.
+struct Span {
+    int rank = 0;
+    Lane lane = Lane::compute;
+    std::string name;  // "forward", "backward", "allreduce", "push", "aggregate", ...
+    int iteration = 0;
+    int index = 0;     // layer or bucket index
+    double start_s = 0;
+    double end_s = 0;
+    double bytes = 0;
+    bool operator==(const Span&) const = default;
+};
+
+struct IterationRecord {
+    int index = 0;
+    double time_s = 0;
+    bool operator==(const IterationRecord&) const = default;
+};
+
+struct RunSummary {
+    int gpus = 0;
+    int nodes = 0;
+    int gpus_per_node = 0;
+    int batch_per_gpu = 0;
+    double iteration_time_s = 0;          // mean over the iterations after the first
+    double samples_per_s = 0;
+    double single_gpu_iteration_time_s = 0;
+    double speedup = 0;                    // throughput against one GPU
+    double scaling_efficiency = 0;         // speedup / gpus
+    double compute_time_s = 0;             // per rank and iteration, mean
+    double comm_time_s = 0;                // time a rank's communication is in flight, per iteration, mean
+    double exposed_comm_time_s = 0;        // iteration time not covered by compute, mean
+    double comm_share = 0;                 // comm_time / iteration_time
+    double gradient_bytes = 0;
+    bool operator==(const RunSummary&) const = default;
+};
+
+/// Where a rank lives: its node, for grouping timelines (Chrome trace processes, GUI lane groups).
+struct RankInfo {
+    int rank = 0;
+    int node = 0;
+    std::string label;  // "gpu 3" or "server 0"
+    bool operator==(const RankInfo&) const = default;
+};
+
+struct Run {
+    std::int64_t id = 0;  // assigned by the runs database
+    RunKind kind = RunKind::predicted;
+    std::string scenario_name;
+    std::string scenario_hash;
+    std::string scenario_text;
+    std::string strategy;  // "allreduce/ring", "parameter-server/sync x4 dedicated"
+    std::string created_at;  // ISO-8601, set when stored
+    RunSummary summary;
+    std::vector<IterationRecord> iterations;
+    std::vector<RankInfo> ranks;
+    std::vector<Span> spans;
+    bool operator==(const Run&) const = default;
+};
+
+}  // namespace dtsim

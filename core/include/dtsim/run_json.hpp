@@ -1,0 +1,17 @@
+#pragma once
+// JSON forms of a run: the summary document written by --json, and its reading back (for compare).
+#include <nlohmann/json.hpp>
+
+#include "dtsim/run.hpp"
+
+namespace dtsim {
+
+/// The --json document: summary fields at top level, then `iterations: [{index, time_s}]`.
+/// Key order is fixed so that the same run always gives byte-identical output.
+nlohmann::ordered_json run_summary_json(const Run& run);
+std::string run_summary_json_text(const Run& run);
+
+nlohmann::ordered_json summary_to_json(const RunSummary& summary);
+RunSummary summary_from_json(const nlohmann::json& json);
+
+}  // namespace dtsim

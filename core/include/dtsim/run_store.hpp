@@ -1,0 +1,55 @@
+#pragma once
+// The runs database (SQLite, WAL): every run, measured or predicted, with its scenario, summary,
+// iterations and per-rank spans. One transaction per run; a writer that finds the database locked
+// waits up to `busy_timeout_ms` and then fails with a StoreError, never corrupting it.
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "dtsim/run.hpp"
+
+namespace dtsim {
+
+class StoreError : public std::runtime_error {
+public:
+    explicit StoreError(const std::string& message) : std::runtime_error(message) {}
+};
+
+struct RunListEntry {
+    std::int64_t id = 0;
+    RunKind kind = RunKind::predicted;
+    std::string scenario_name;
+    std::string strategy;
+    int gpus = 0;
+    double iteration_time_s = 0;
+    std::string created_at;
+};
+
+class RunStore {
+public:
+    static constexpr int kSchemaVersion = 1;
+
+    explicit RunStore(const std::string& path, int busy_timeout_ms = 10000);
+    ~RunStore();
+    RunStore(const RunStore&) = delete;
+    RunStore& operator=(const RunStore&) = delete;
+
+    /// Appends a run and returns its id (1, 2, ... in a new database). Sets run.created_at when empty.
+    std::int64_t append(Run& run);
+    std::optional<Run> load(std::int64_t id) const;
+    std::vector<RunListEntry> list() const;
+
+private:
+    void exec(const char* sql) const;
+    void create_schema();
+    [[noreturn]] void fail(const std::string& what) const;
+
+    std::string path_;
+    sqlite3* db_ = nullptr;
+};
+
+}  // namespace dtsim

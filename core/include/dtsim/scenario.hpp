@@ -1,0 +1,122 @@
+#pragma once
+// A scenario says what to run: the cluster, the model and the training strategy (DESIGN.md, "Scenario").
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dtsim/hardware.hpp"
+#include "dtsim/precision.hpp"
+
+namespace dtsim {
+
+enum class Topology { star, fat_tree };
+enum class NetworkModel { ideal, simgrid };
+enum class Fidelity { step, flow };
+enum class StrategyKind { allreduce, parameter_server };
+enum class AllReduceAlgorithm { ring, hierarchical };
+enum class ServerPlacement { dedicated, colocated };
+enum class SyncMode { sync };
+
+std::string to_string(Topology value);
+std::string to_string(NetworkModel value);
+std::string to_string(Fidelity value);
+std::string to_string(StrategyKind value);
+std::string to_string(AllReduceAlgorithm value);
+std::string to_string(ServerPlacement value);
+
+struct LinkSpec {
+    std::string preset;           // empty when given directly
+    double bytes_per_second = 0;  // line rate, one direction
+    double latency_s = 0;         // one-way, host to host
+    double efficiency = 1;        // achieved / line rate
+    double effective_bytes_per_second() const { return bytes_per_second * efficiency; }
+};
+
+struct FabricSpec {
+    Topology topology = Topology::star;
+    double oversubscription = 1;  // fat-tree: leaf down-links / up-links
+    int radix = 32;               // fat-tree: nodes per leaf switch
+};
+
+struct ClusterSpec {
+    int nodes = 1;
+    int gpus_per_node = 1;
+    GpuPreset gpu;
+    LinkSpec intra_node;
+    LinkSpec nic;
+    FabricSpec fabric;
+    NetworkModel network_model = NetworkModel::ideal;
+    int gpus() const { return nodes * gpus_per_node; }
+};
+
+/// One layer's work on one GPU in one iteration, with the per-GPU batch applied.
+struct LayerWork {
+    std::string name;
+    double gradient_bytes = 0;
+    double forward_s = 0;
+    double backward_s = 0;
+};
+
+struct ModelSpec {
+    std::string name;  // zoo name, or "direct"
+    Precision precision = Precision::fp32;
+    int batch_per_gpu = 1;
+    std::vector<LayerWork> layers;  // forward order
+    double gradient_bytes() const;
+    double forward_s() const;
+    double backward_s() const;
+};
+
+struct StrategySpec {
+    StrategyKind kind = StrategyKind::allreduce;
+    AllReduceAlgorithm algorithm = AllReduceAlgorithm::ring;
+    double bucket_bytes = 25e6;
+    bool overlap = true;
+    int servers = 1;
+    ServerPlacement placement = ServerPlacement::dedicated;
+    SyncMode sync = SyncMode::sync;
+    std::optional<double> aggregation_bytes_per_second;  // nullopt: aggregation is free
+};
+
+struct TrainingSpec {
+    int iterations = 10;
+    StrategySpec strategy;
+    Fidelity fidelity = Fidelity::step;
+};
+
+/// Deliberate faults for testing the simulator itself.
+struct DebugSpec {
+    int lose_message_to_rank = -1;  // the first message sent to this rank is never delivered
+};
+
+struct SweepAxis {
+    std::string key;                  // dotted key, e.g. cluster.nodes
+    std::vector<std::string> values;  // YAML text of each value
+};
+
+struct Scenario {
+    std::string name;
+    std::string description;
+    std::string file;            // where it was loaded from
+    std::string canonical_text;  // the YAML after --set overrides, as simulated
+    std::string hash;            // FNV-1a of canonical_text, hex
+    std::map<std::string, std::string> overrides;
+    ClusterSpec cluster;
+    ModelSpec model;
+    TrainingSpec training;
+    std::uint64_t seed = 1;
+    std::vector<SweepAxis> sweep;
+    DebugSpec debug;
+};
+
+/// Loads a scenario; `overrides` are "key.path=value" strings applied before validation.
+/// Throws InputError (with file, line and key) on any invalid input.
+Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& overrides = {});
+Scenario load_scenario_text(const std::string& text, const std::string& file_label,
+                            const std::vector<std::string>& overrides = {});
+
+std::string fnv1a_hex(const std::string& text);
+
+}  // namespace dtsim

@@ -1,0 +1,271 @@
+#include "dtsim/config_node.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "dtsim/input_error.hpp"
+#include "dtsim/units.hpp"
+
+namespace dtsim {
+namespace {
+
+size_t edit_distance(std::string_view a, std::string_view b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+std::string quoted_value(const YAML::Node& node) {
+    if (!node.IsDefined() || node.IsNull()) return "nothing";
+    if (node.IsScalar()) return "'" + node.Scalar() + "'";
+    if (node.IsSequence()) return "a list";
+    return "a mapping";
+}
+
+}  // namespace
+
+std::string closest_match(std::string_view word, const std::vector<std::string>& candidates) {
+    std::string best;
+    size_t best_distance = std::max<size_t>(2, word.size() / 3) + 1;
+    for (const auto& candidate : candidates) {
+        size_t d = edit_distance(word, candidate);
+        if (d < best_distance) {
+            best_distance = d;
+            best = candidate;
+        }
+    }
+    return best;
+}
+
+ConfigNode::ConfigNode(YAML::Node node, std::string path, std::shared_ptr<const DocumentSource> source)
+    : node_(std::move(node)), path_(std::move(path)), source_(std::move(source)) {}
+
+ConfigNode ConfigNode::parse(const std::string& text, std::shared_ptr<const DocumentSource> source) {
+    try {
+        return ConfigNode(YAML::Load(text), "", std::move(source));
+    } catch (const YAML::Exception& e) {
+        std::ostringstream message;
+        message << source->file << ":" << e.mark.line + 1 << ": YAML syntax error: " << e.msg;
+        throw InputError(message.str());
+    }
+}
+
+std::string ConfigNode::key_path(std::string_view key) const {
+    if (key.empty()) return path_;
+    if (path_.empty()) return std::string(key);
+    return path_ + "." + std::string(key);
+}
+
+std::string ConfigNode::location(std::string_view key) const {
+    const std::string full = key_path(key);
+    // A value given on the command line is reported there, not at the file line it replaced.
+    for (const auto& [overridden, value] : source_->overrides) {
+        if (full == overridden || full.rfind(overridden + ".", 0) == 0)
+            return "command line (--set " + overridden + "=" + value + ")";
+    }
+    int line = -1;
+    if (!key.empty() && node_.IsMap() && node_[std::string(key)].IsDefined())
+        line = node_[std::string(key)].Mark().line;
+    else
+        line = node_.Mark().line;
+    return source_->file + ":" + std::to_string(line >= 0 ? line + 1 : 1);
+}
+
+void ConfigNode::fail(std::string_view key, const std::string& expected) const {
+    const std::string full = key_path(key);
+    throw InputError(location(key) + ": key '" + (full.empty() ? "<document>" : full) + "': " + expected);
+}
+
+bool ConfigNode::has(std::string_view key) const {
+    if (!node_.IsMap()) return false;
+    auto value = node_[std::string(key)];
+    return value.IsDefined() && !value.IsNull();
+}
+
+YAML::Node ConfigNode::required(std::string_view key, const char* expected) const {
+    if (!node_.IsMap()) fail("", "expected a mapping of keys, got " + quoted_value(node_));
+    auto value = node_[std::string(key)];
+    if (!value.IsDefined() || value.IsNull()) fail(key, std::string("is missing; expected ") + expected);
+    return value;
+}
+
+ConfigNode ConfigNode::child(std::string_view key) const {
+    return ConfigNode(required(key, "a section"), key_path(key), source_);
+}
+
+std::optional<ConfigNode> ConfigNode::optional_child(std::string_view key) const {
+    if (!has(key)) return std::nullopt;
+    return child(key);
+}
+
+std::vector<ConfigNode> ConfigNode::sequence() const {
+    if (!node_.IsSequence()) fail("", "expected a list, got " + quoted_value(node_));
+    std::vector<ConfigNode> items;
+    for (size_t i = 0; i < node_.size(); ++i)
+        items.emplace_back(node_[i], path_ + "[" + std::to_string(i) + "]", source_);
+    return items;
+}
+
+std::string ConfigNode::scalar(std::string_view key, const char* expected) const {
+    auto value = required(key, expected);
+    if (!value.IsScalar()) fail(key, std::string("expected ") + expected + ", got " + quoted_value(value));
+    return value.Scalar();
+}
+
+std::string ConfigNode::text(std::string_view key) const {
+    auto value = scalar(key, "a text value");
+    if (value.empty()) fail(key, "expected a non-empty text value");
+    return value;
+}
+
+std::optional<std::string> ConfigNode::optional_text(std::string_view key) const {
+    if (!has(key)) return std::nullopt;
+    return text(key);
+}
+
+long long ConfigNode::integer(std::string_view key, long long min_value, long long max_value) const {
+    const std::string expected = "an integer from " + std::to_string(min_value) + " to " + std::to_string(max_value);
+    auto value = scalar(key, expected.c_str());
+    long long parsed = 0;
+    size_t used = 0;
+    try {
+        parsed = std::stoll(value, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used == 0 || used != value.size()) fail(key, "expected " + expected + ", got '" + value + "'");
+    if (parsed < min_value || parsed > max_value) fail(key, "expected " + expected + ", got " + value);
+    return parsed;
+}
+
+double ConfigNode::number(std::string_view key, double min_value, double max_value) const {
+    std::ostringstream expected;
+    expected << "a number from " << min_value << " to " << max_value;
+    auto value = scalar(key, expected.str().c_str());
+    double parsed = 0;
+    size_t used = 0;
+    try {
+        parsed = std::stod(value, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used == 0 || used != value.size() || !std::isfinite(parsed))
+        fail(key, "expected " + expected.str() + ", got '" + value + "'");
+    if (parsed < min_value || parsed > max_value) fail(key, "expected " + expected.str() + ", got " + value);
+    return parsed;
+}
+
+bool ConfigNode::boolean(std::string_view key) const {
+    auto value = scalar(key, "true or false");
+    if (value == "true" || value == "yes" || value == "on") return true;
+    if (value == "false" || value == "no" || value == "off") return false;
+    fail(key, "expected true or false, got '" + value + "'");
+}
+
+double ConfigNode::bytes(std::string_view key) const {
+    auto value = scalar(key, "a size such as 25MB or 1GiB");
+    auto parsed = parse_bytes(value);
+    if (!parsed) fail(key, "expected a size such as 25MB, 100MiB or 1GB, got '" + value + "'");
+    return *parsed;
+}
+
+double ConfigNode::seconds(std::string_view key) const {
+    auto value = scalar(key, "a duration such as 30ms or 2us");
+    auto parsed = parse_seconds(value);
+    if (!parsed) fail(key, "expected a duration such as 30ms, 2us or 1.5s, got '" + value + "'");
+    return *parsed;
+}
+
+double ConfigNode::bytes_per_second(std::string_view key) const {
+    auto value = scalar(key, "a bandwidth such as 400Gbps or 450GB/s");
+    auto parsed = parse_bytes_per_second(value);
+    if (!parsed || *parsed <= 0)
+        fail(key, "expected a positive bandwidth such as 400Gbps, 100Gb/s or 450GB/s, got '" + value + "'");
+    return *parsed;
+}
+
+double ConfigNode::flops_per_second(std::string_view key) const {
+    auto value = scalar(key, "a compute rate such as 989TFLOPS");
+    auto parsed = parse_flops_per_second(value);
+    if (!parsed || *parsed <= 0) fail(key, "expected a positive compute rate such as 989TFLOPS, got '" + value + "'");
+    return *parsed;
+}
+
+std::string ConfigNode::choice(std::string_view key, std::initializer_list<std::string_view> options) const {
+    std::string list;
+    for (auto option : options) list += (list.empty() ? "" : " | ") + std::string(option);
+    auto value = scalar(key, ("one of " + list).c_str());
+    for (auto option : options)
+        if (value == option) return value;
+    std::vector<std::string> candidates(options.begin(), options.end());
+    auto hint = closest_match(value, candidates);
+    fail(key, "expected one of " + list + ", got '" + value + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
+}
+
+void ConfigNode::require_map_with_keys(std::initializer_list<std::string_view> allowed) const {
+    if (!node_.IsMap()) fail("", "expected a mapping of keys, got " + quoted_value(node_));
+    std::vector<std::string> candidates(allowed.begin(), allowed.end());
+    for (const auto& entry : node_) {
+        const auto key = entry.first.as<std::string>();
+        if (std::find(candidates.begin(), candidates.end(), key) != candidates.end()) continue;
+        auto hint = closest_match(key, candidates);
+        std::string known;
+        for (const auto& candidate : candidates) known += (known.empty() ? "" : ", ") + candidate;
+        fail(key, "unknown key" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") + "; expected one of: " + known);
+    }
+}
+
+void apply_override(YAML::Node& root, const std::string& assignment, DocumentSource& source) {
+    const auto equals = assignment.find('=');
+    if (equals == std::string::npos || equals == 0)
+        throw InputError("command line: --set '" + assignment + "': expected key.path=value, e.g. --set cluster.nodes=16");
+    const std::string path = assignment.substr(0, equals);
+    const std::string value_text = assignment.substr(equals + 1);
+
+    YAML::Node value;
+    try {
+        value = YAML::Load(value_text);
+    } catch (const YAML::Exception&) {
+        value = YAML::Node(value_text);  // not YAML: keep the text as a plain string
+    }
+    if (!root.IsDefined() || root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
+    if (!root.IsMap()) throw InputError(source.file + ": the document is not a mapping, cannot apply --set " + path);
+
+    YAML::Node current;
+    current.reset(root);
+    std::string walked;
+    size_t start = 0;
+    while (true) {
+        const auto dot = path.find('.', start);
+        const std::string part = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+        if (part.empty()) throw InputError("command line: --set '" + assignment + "': empty key in '" + path + "'");
+        walked += (walked.empty() ? "" : ".") + part;
+        if (dot == std::string::npos) {
+            current[part] = value;
+            break;
+        }
+        YAML::Node next = current[part];
+        if (!next.IsDefined() || next.IsNull()) {
+            current[part] = YAML::Node(YAML::NodeType::Map);
+            next = current[part];
+        } else if (!next.IsMap()) {
+            throw InputError("command line: --set " + assignment + ": key '" + walked + "' is not a section");
+        }
+        current.reset(next);
+        start = dot + 1;
+    }
+    source.overrides[path] = value_text;
+}
+
+}  // namespace dtsim

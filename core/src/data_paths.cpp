@@ -1,0 +1,46 @@
+#include "dtsim/data_paths.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "dtsim/input_error.hpp"
+
+#ifndef DTSIM_SOURCE_DATA_DIR
+#define DTSIM_SOURCE_DATA_DIR "data"
+#endif
+
+namespace dtsim {
+
+std::filesystem::path data_dir() {
+    if (const char* env = std::getenv("DTSIM_DATA_DIR"); env && *env) return env;
+    std::error_code ec;
+    auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        // build/bin/dtsim -> <repo>/data
+        auto candidate = exe.parent_path().parent_path().parent_path() / "data";
+        if (std::filesystem::is_directory(candidate / "hardware", ec)) return candidate;
+    }
+    return DTSIM_SOURCE_DATA_DIR;
+}
+
+std::vector<std::string> list_data_names(const std::string& subfolder) {
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(data_dir() / subfolder, ec))
+        if (entry.path().extension() == ".yaml") names.push_back(entry.path().stem().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+std::string read_text_file(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError(path.string() + ": cannot open file for reading");
+    std::ostringstream content;
+    content << in.rdbuf();
+    if (in.bad()) throw InputError(path.string() + ": read error");
+    return content.str();
+}
+
+}  // namespace dtsim

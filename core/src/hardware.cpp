@@ -1,0 +1,74 @@
+#include "dtsim/hardware.hpp"
+
+#include <memory>
+
+#include "dtsim/config_node.hpp"
+#include "dtsim/data_paths.hpp"
+#include "dtsim/input_error.hpp"
+
+namespace dtsim {
+namespace {
+
+ConfigNode open_preset(const std::string& kind, const std::string& name, const std::string& where) {
+    auto names = list_data_names("hardware/" + kind);
+    if (std::find(names.begin(), names.end(), name) == names.end()) {
+        std::string known;
+        for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
+        auto hint = closest_match(name, names);
+        throw InputError(where + ": unknown " + kind + " preset '" + name + "'" +
+                         (hint.empty() ? "" : " (did you mean '" + hint + "'?)") + "; known presets: " + known);
+    }
+    auto path = data_dir() / "hardware" / kind / (name + ".yaml");
+    auto source = std::make_shared<DocumentSource>(DocumentSource{path.string(), {}});
+    return ConfigNode::parse(read_text_file(path), source);
+}
+
+}  // namespace
+
+double GpuPreset::peak_for(Precision precision, const std::string& where) const {
+    auto it = peak_flops_per_second.find(precision);
+    if (it == peak_flops_per_second.end())
+        throw InputError(where + ": GPU preset '" + name + "' has no " + std::string(to_string(precision)) +
+                         " peak; choose another precision or GPU");
+    return it->second;
+}
+
+GpuPreset load_gpu_preset(const std::string& name, const std::string& where) {
+    auto doc = open_preset("gpu", name, where);
+    doc.require_map_with_keys({"kind", "name", "description", "basis", "source", "peak", "memory",
+                               "memory_bandwidth", "efficiency", "intra_node", "host_link"});
+    GpuPreset gpu;
+    gpu.name = doc.text("name");
+    gpu.description = doc.text("description");
+    gpu.basis = doc.text("basis");
+    auto peak = doc.child("peak");
+    peak.require_map_with_keys({"fp32", "tf32", "fp16", "bf16"});
+    for (auto p : {Precision::fp32, Precision::tf32, Precision::fp16, Precision::bf16}) {
+        std::string key(to_string(p));
+        if (peak.has(key)) gpu.peak_flops_per_second[p] = peak.flops_per_second(key);
+    }
+    gpu.memory_bytes = doc.bytes("memory");
+    gpu.memory_bytes_per_second = doc.bytes_per_second("memory_bandwidth");
+    auto efficiency = doc.child("efficiency");
+    efficiency.require_map_with_keys({"gemm", "memory"});
+    gpu.gemm_efficiency = efficiency.number("gemm", 0.01, 1.0);
+    gpu.memory_efficiency = efficiency.number("memory", 0.01, 1.0);
+    gpu.intra_node = doc.text("intra_node");
+    gpu.host_link = doc.text("host_link");
+    return gpu;
+}
+
+NetworkPreset load_network_preset(const std::string& name, const std::string& where) {
+    auto doc = open_preset("network", name, where);
+    doc.require_map_with_keys({"kind", "name", "description", "basis", "source", "bandwidth", "latency", "efficiency"});
+    NetworkPreset net;
+    net.name = doc.text("name");
+    net.description = doc.text("description");
+    net.basis = doc.text("basis");
+    net.bytes_per_second = doc.bytes_per_second("bandwidth");
+    net.latency_s = doc.seconds("latency");
+    net.efficiency = doc.number("efficiency", 0.01, 1.0);
+    return net;
+}
+
+}  // namespace dtsim

@@ -1,0 +1,58 @@
+#include "dtsim/run_json.hpp"
+
+namespace dtsim {
+
+nlohmann::ordered_json summary_to_json(const RunSummary& s) {
+    nlohmann::ordered_json j;
+    j["gpus"] = s.gpus;
+    j["nodes"] = s.nodes;
+    j["gpus_per_node"] = s.gpus_per_node;
+    j["batch_per_gpu"] = s.batch_per_gpu;
+    j["iteration_time_s"] = s.iteration_time_s;
+    j["samples_per_s"] = s.samples_per_s;
+    j["single_gpu_iteration_time_s"] = s.single_gpu_iteration_time_s;
+    j["speedup"] = s.speedup;
+    j["scaling_efficiency"] = s.scaling_efficiency;
+    j["compute_time_s"] = s.compute_time_s;
+    j["comm_time_s"] = s.comm_time_s;
+    j["exposed_comm_time_s"] = s.exposed_comm_time_s;
+    j["comm_share"] = s.comm_share;
+    j["gradient_bytes"] = s.gradient_bytes;
+    return j;
+}
+
+RunSummary summary_from_json(const nlohmann::json& j) {
+    RunSummary s;
+    s.gpus = j.at("gpus").get<int>();
+    s.nodes = j.value("nodes", 0);
+    s.gpus_per_node = j.value("gpus_per_node", 0);
+    s.batch_per_gpu = j.value("batch_per_gpu", 0);
+    s.iteration_time_s = j.at("iteration_time_s").get<double>();
+    s.samples_per_s = j.at("samples_per_s").get<double>();
+    s.single_gpu_iteration_time_s = j.value("single_gpu_iteration_time_s", 0.0);
+    s.speedup = j.at("speedup").get<double>();
+    s.scaling_efficiency = j.at("scaling_efficiency").get<double>();
+    s.compute_time_s = j.at("compute_time_s").get<double>();
+    s.comm_time_s = j.at("comm_time_s").get<double>();
+    s.exposed_comm_time_s = j.at("exposed_comm_time_s").get<double>();
+    s.comm_share = j.value("comm_share", 0.0);
+    s.gradient_bytes = j.value("gradient_bytes", 0.0);
+    return s;
+}
+
+nlohmann::ordered_json run_summary_json(const Run& run) {
+    nlohmann::ordered_json j;
+    j["kind"] = to_string(run.kind);
+    j["scenario"] = run.scenario_name;
+    j["scenario_hash"] = run.scenario_hash;
+    j["strategy"] = run.strategy;
+    const auto summary = summary_to_json(run.summary);
+    for (auto it = summary.begin(); it != summary.end(); ++it) j[it.key()] = it.value();
+    auto& iterations = j["iterations"] = nlohmann::ordered_json::array();
+    for (const auto& it : run.iterations) iterations.push_back({{"index", it.index}, {"time_s", it.time_s}});
+    return j;
+}
+
+std::string run_summary_json_text(const Run& run) { return run_summary_json(run).dump(2) + "\n"; }
+
+}  // namespace dtsim

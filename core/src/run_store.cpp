@@ -1,0 +1,256 @@
+#include "dtsim/run_store.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <ctime>
+
+#include "dtsim/run_json.hpp"
+
+namespace dtsim {
+namespace {
+
+// A prepared statement that finalizes itself.
+class Statement {
+public:
+    Statement(sqlite3* db, const char* sql, const std::string& path) {
+        if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK)
+            throw StoreError(path + ": " + sqlite3_errmsg(db));
+    }
+    ~Statement() { sqlite3_finalize(stmt_); }
+    Statement(const Statement&) = delete;
+    Statement& operator=(const Statement&) = delete;
+
+    void bind(int i, std::int64_t v) { sqlite3_bind_int64(stmt_, i, v); }
+    void bind(int i, int v) { sqlite3_bind_int(stmt_, i, v); }
+    void bind(int i, double v) { sqlite3_bind_double(stmt_, i, v); }
+    void bind(int i, const std::string& v) { sqlite3_bind_text(stmt_, i, v.c_str(), static_cast<int>(v.size()), SQLITE_TRANSIENT); }
+    int step() { return sqlite3_step(stmt_); }
+    void reset() {
+        sqlite3_reset(stmt_);
+        sqlite3_clear_bindings(stmt_);
+    }
+    std::int64_t int64(int col) const { return sqlite3_column_int64(stmt_, col); }
+    int integer(int col) const { return sqlite3_column_int(stmt_, col); }
+    double real(int col) const { return sqlite3_column_double(stmt_, col); }
+    std::string text(int col) const {
+        auto* p = sqlite3_column_text(stmt_, col);
+        return p ? reinterpret_cast<const char*>(p) : "";
+    }
+
+private:
+    sqlite3_stmt* stmt_ = nullptr;
+};
+
+std::string now_iso8601() {
+    auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char buffer[32];
+    std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return buffer;
+}
+
+constexpr const char* kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS runs (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  kind TEXT NOT NULL,
+  scenario_name TEXT NOT NULL,
+  scenario_hash TEXT NOT NULL,
+  scenario_text TEXT NOT NULL,
+  strategy TEXT NOT NULL,
+  gpus INTEGER NOT NULL,
+  iteration_time_s REAL NOT NULL,
+  summary_json TEXT NOT NULL,
+  created_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS iterations (
+  run_id INTEGER NOT NULL REFERENCES runs(id), idx INTEGER NOT NULL, time_s REAL NOT NULL,
+  PRIMARY KEY (run_id, idx));
+CREATE TABLE IF NOT EXISTS ranks (
+  run_id INTEGER NOT NULL REFERENCES runs(id), rank INTEGER NOT NULL, node INTEGER NOT NULL, label TEXT NOT NULL,
+  PRIMARY KEY (run_id, rank));
+CREATE TABLE IF NOT EXISTS spans (
+  run_id INTEGER NOT NULL REFERENCES runs(id), rank INTEGER NOT NULL, lane TEXT NOT NULL, name TEXT NOT NULL,
+  iteration INTEGER NOT NULL, idx INTEGER NOT NULL, start_s REAL NOT NULL, end_s REAL NOT NULL, bytes REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS spans_by_run ON spans(run_id, rank, start_s);
+)sql";
+
+}  // namespace
+
+RunStore::RunStore(const std::string& path, int busy_timeout_ms) : path_(path) {
+    if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
+        std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";
+        sqlite3_close(db_);
+        db_ = nullptr;
+        throw StoreError(path + ": cannot open runs database: " + message);
+    }
+    sqlite3_busy_timeout(db_, busy_timeout_ms);
+    try {
+        exec("PRAGMA journal_mode=WAL");
+        exec("PRAGMA foreign_keys=ON");
+        create_schema();
+    } catch (...) {
+        sqlite3_close(db_);
+        db_ = nullptr;
+        throw;
+    }
+}
+
+RunStore::~RunStore() { sqlite3_close(db_); }
+
+void RunStore::fail(const std::string& what) const {
+    const int code = sqlite3_errcode(db_);
+    std::string message = path_ + ": " + what + ": " + sqlite3_errmsg(db_);
+    if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
+        message = path_ + ": the runs database is locked by another writer and stayed locked past the timeout; "
+                          "nothing was written, try again";
+    else if (code == SQLITE_NOTADB || code == SQLITE_CORRUPT)
+        message = path_ + ": not a dtsim runs database (or it is damaged): " + sqlite3_errmsg(db_);
+    throw StoreError(message);
+}
+
+void RunStore::exec(const char* sql) const {
+    char* error = nullptr;
+    if (sqlite3_exec(db_, sql, nullptr, nullptr, &error) != SQLITE_OK) {
+        sqlite3_free(error);
+        fail("SQL failed");
+    }
+}
+
+void RunStore::create_schema() {
+    exec("BEGIN IMMEDIATE");
+    try {
+        exec(kSchema);
+        Statement version(db_, "SELECT version FROM schema_version", path_);
+        if (version.step() == SQLITE_ROW) {
+            if (version.integer(0) != kSchemaVersion)
+                throw StoreError(path_ + ": runs database has schema version " + std::to_string(version.integer(0)) +
+                                 ", this dtsim reads version " + std::to_string(kSchemaVersion));
+        } else {
+            Statement insert(db_, "INSERT INTO schema_version(version) VALUES (?)", path_);
+            insert.bind(1, kSchemaVersion);
+            if (insert.step() != SQLITE_DONE) fail("cannot write schema version");
+        }
+        exec("COMMIT");
+    } catch (...) {
+        sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+        throw;
+    }
+}
+
+std::int64_t RunStore::append(Run& run) {
+    if (run.created_at.empty()) run.created_at = now_iso8601();
+    exec("BEGIN IMMEDIATE");
+    try {
+        Statement insert(db_,
+                         "INSERT INTO runs(kind, scenario_name, scenario_hash, scenario_text, strategy, gpus, "
+                         "iteration_time_s, summary_json, created_at) VALUES (?,?,?,?,?,?,?,?,?)",
+                         path_);
+        insert.bind(1, to_string(run.kind));
+        insert.bind(2, run.scenario_name);
+        insert.bind(3, run.scenario_hash);
+        insert.bind(4, run.scenario_text);
+        insert.bind(5, run.strategy);
+        insert.bind(6, run.summary.gpus);
+        insert.bind(7, run.summary.iteration_time_s);
+        insert.bind(8, summary_to_json(run.summary).dump());
+        insert.bind(9, run.created_at);
+        if (insert.step() != SQLITE_DONE) fail("cannot insert run");
+        const std::int64_t id = sqlite3_last_insert_rowid(db_);
+
+        Statement iteration(db_, "INSERT INTO iterations(run_id, idx, time_s) VALUES (?,?,?)", path_);
+        for (const auto& it : run.iterations) {
+            iteration.bind(1, id);
+            iteration.bind(2, it.index);
+            iteration.bind(3, it.time_s);
+            if (iteration.step() != SQLITE_DONE) fail("cannot insert iteration");
+            iteration.reset();
+        }
+        Statement rank(db_, "INSERT INTO ranks(run_id, rank, node, label) VALUES (?,?,?,?)", path_);
+        for (const auto& r : run.ranks) {
+            rank.bind(1, id);
+            rank.bind(2, r.rank);
+            rank.bind(3, r.node);
+            rank.bind(4, r.label);
+            if (rank.step() != SQLITE_DONE) fail("cannot insert rank");
+            rank.reset();
+        }
+        Statement span(db_,
+                       "INSERT INTO spans(run_id, rank, lane, name, iteration, idx, start_s, end_s, bytes) "
+                       "VALUES (?,?,?,?,?,?,?,?,?)",
+                       path_);
+        for (const auto& s : run.spans) {
+            span.bind(1, id);
+            span.bind(2, s.rank);
+            span.bind(3, to_string(s.lane));
+            span.bind(4, s.name);
+            span.bind(5, s.iteration);
+            span.bind(6, s.index);
+            span.bind(7, s.start_s);
+            span.bind(8, s.end_s);
+            span.bind(9, s.bytes);
+            if (span.step() != SQLITE_DONE) fail("cannot insert span");
+            span.reset();
+        }
+        exec("COMMIT");
+        run.id = id;
+        return id;
+    } catch (...) {
+        sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+        throw;
+    }
+}
+
+std::optional<Run> RunStore::load(std::int64_t id) const {
+    Statement head(db_,
+                   "SELECT kind, scenario_name, scenario_hash, scenario_text, strategy, summary_json, created_at "
+                   "FROM runs WHERE id = ?",
+                   path_);
+    head.bind(1, id);
+    const int rc = head.step();
+    if (rc == SQLITE_DONE) return std::nullopt;
+    if (rc != SQLITE_ROW) fail("cannot read run");
+    Run run;
+    run.id = id;
+    run.kind = run_kind_from_string(head.text(0));
+    run.scenario_name = head.text(1);
+    run.scenario_hash = head.text(2);
+    run.scenario_text = head.text(3);
+    run.strategy = head.text(4);
+    run.summary = summary_from_json(nlohmann::json::parse(head.text(5)));
+    run.created_at = head.text(6);
+
+    Statement iterations(db_, "SELECT idx, time_s FROM iterations WHERE run_id = ? ORDER BY idx", path_);
+    iterations.bind(1, id);
+    while (iterations.step() == SQLITE_ROW) run.iterations.push_back({iterations.integer(0), iterations.real(1)});
+
+    Statement ranks(db_, "SELECT rank, node, label FROM ranks WHERE run_id = ? ORDER BY rank", path_);
+    ranks.bind(1, id);
+    while (ranks.step() == SQLITE_ROW) run.ranks.push_back({ranks.integer(0), ranks.integer(1), ranks.text(2)});
+
+    Statement spans(db_,
+                    "SELECT rank, lane, name, iteration, idx, start_s, end_s, bytes FROM spans WHERE run_id = ? "
+                    "ORDER BY rowid",
+                    path_);
+    spans.bind(1, id);
+    while (spans.step() == SQLITE_ROW)
+        run.spans.push_back(Span{spans.integer(0), lane_from_string(spans.text(1)), spans.text(2), spans.integer(3),
+                                 spans.integer(4), spans.real(5), spans.real(6), spans.real(7)});
+    return run;
+}
+
+std::vector<RunListEntry> RunStore::list() const {
+    Statement query(db_,
+                    "SELECT id, kind, scenario_name, strategy, gpus, iteration_time_s, created_at FROM runs ORDER BY id",
+                    path_);
+    std::vector<RunListEntry> entries;
+    int rc;
+    while ((rc = query.step()) == SQLITE_ROW)
+        entries.push_back({query.int64(0), run_kind_from_string(query.text(1)), query.text(2), query.text(3),
+                           query.integer(4), query.real(5), query.text(6)});
+    if (rc != SQLITE_DONE) fail("cannot list runs");
+    return entries;
+}
+
+}  // namespace dtsim

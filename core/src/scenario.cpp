@@ -1,0 +1,276 @@
+#include "dtsim/scenario.hpp"
+
+#include <cstdio>
+#include <memory>
+
+#include "dtsim/compute_model.hpp"
+#include "dtsim/config_node.hpp"
+#include "dtsim/data_paths.hpp"
+#include "dtsim/input_error.hpp"
+#include "dtsim/model_zoo.hpp"
+
+namespace dtsim {
+
+std::string to_string(Topology value) { return value == Topology::star ? "star" : "fat-tree"; }
+std::string to_string(NetworkModel value) { return value == NetworkModel::ideal ? "ideal" : "simgrid"; }
+std::string to_string(Fidelity value) { return value == Fidelity::step ? "step" : "flow"; }
+std::string to_string(StrategyKind value) {
+    return value == StrategyKind::allreduce ? "allreduce" : "parameter-server";
+}
+std::string to_string(AllReduceAlgorithm value) {
+    return value == AllReduceAlgorithm::ring ? "ring" : "hierarchical";
+}
+std::string to_string(ServerPlacement value) {
+    return value == ServerPlacement::dedicated ? "dedicated" : "colocated";
+}
+
+double ModelSpec::gradient_bytes() const {
+    double total = 0;
+    for (const auto& layer : layers) total += layer.gradient_bytes;
+    return total;
+}
+double ModelSpec::forward_s() const {
+    double total = 0;
+    for (const auto& layer : layers) total += layer.forward_s;
+    return total;
+}
+double ModelSpec::backward_s() const {
+    double total = 0;
+    for (const auto& layer : layers) total += layer.backward_s;
+    return total;
+}
+
+std::string fnv1a_hex(const std::string& text) {
+    std::uint64_t hash = 1469598103934665603ULL;
+    for (unsigned char c : text) {
+        hash ^= c;
+        hash *= 1099511628211ULL;
+    }
+    char buffer[17];
+    std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(hash));
+    return buffer;
+}
+
+namespace {
+
+constexpr long long kMaxNodes = 1 << 20;
+constexpr long long kMaxGpusPerNode = 1024;
+
+std::string where(const ConfigNode& node, const std::string& key) {
+    // Reuse ConfigNode's location logic through a failing call's message prefix.
+    try {
+        node.fail(key, "");
+    } catch (const InputError& e) {
+        std::string message = e.what();
+        return message.substr(0, message.rfind(": key '"));
+    }
+}
+
+LinkSpec read_link(const ConfigNode& parent, const std::string& key, const std::string& default_preset) {
+    LinkSpec link;
+    std::string preset = default_preset;
+    std::optional<ConfigNode> section;
+    if (parent.has(key) && parent.yaml()[key].IsScalar()) {
+        preset = parent.text(key);
+    } else if (parent.has(key)) {
+        section = parent.child(key);
+        section->require_map_with_keys({"preset", "bandwidth", "latency", "efficiency"});
+        if (section->has("preset")) preset = section->text("preset");
+    }
+    if (!preset.empty()) {
+        auto net = load_network_preset(preset, where(section ? *section : parent, section ? "preset" : key));
+        link = LinkSpec{preset, net.bytes_per_second, net.latency_s, net.efficiency};
+    }
+    if (section) {
+        if (section->has("bandwidth")) {
+            link.bytes_per_second = section->bytes_per_second("bandwidth");
+            // A bandwidth written out is taken as what the link delivers unless an efficiency is also given.
+            if (!section->has("efficiency")) link.efficiency = 1;
+        }
+        if (section->has("latency")) link.latency_s = section->seconds("latency");
+        if (section->has("efficiency")) link.efficiency = section->number("efficiency", 0.01, 1.0);
+        if (link.bytes_per_second <= 0) section->fail("bandwidth", "is missing; expected a bandwidth such as 400Gbps or a preset");
+        if (!section->has("latency") && preset.empty()) section->fail("latency", "is missing; expected a duration such as 2us");
+    }
+    if (link.bytes_per_second <= 0) parent.fail(key, "is missing; expected a network preset name or {bandwidth, latency}");
+    return link;
+}
+
+ClusterSpec read_cluster(const ConfigNode& doc) {
+    auto node = doc.child("cluster");
+    node.require_map_with_keys({"nodes", "gpus_per_node", "gpu", "intra_node", "nic", "fabric", "network_model"});
+    ClusterSpec cluster;
+    cluster.nodes = static_cast<int>(node.integer("nodes", 1, kMaxNodes));
+    cluster.gpus_per_node = static_cast<int>(node.has("gpus_per_node") ? node.integer("gpus_per_node", 1, kMaxGpusPerNode) : 1);
+    cluster.gpu = load_gpu_preset(node.text("gpu"), where(node, "gpu"));
+    cluster.intra_node = read_link(node, "intra_node", cluster.gpu.intra_node);
+    cluster.nic = read_link(node, "nic", "");
+    if (node.has("fabric")) {
+        auto fabric = node.child("fabric");
+        fabric.require_map_with_keys({"topology", "oversubscription", "radix"});
+        if (fabric.has("topology"))
+            cluster.fabric.topology = fabric.choice("topology", {"star", "fat-tree"}) == "star" ? Topology::star : Topology::fat_tree;
+        if (fabric.has("oversubscription")) cluster.fabric.oversubscription = fabric.number("oversubscription", 1, 64);
+        if (fabric.has("radix")) cluster.fabric.radix = static_cast<int>(fabric.integer("radix", 2, 4096));
+        if (cluster.fabric.topology == Topology::fat_tree && cluster.fabric.oversubscription > cluster.fabric.radix)
+            fabric.fail("oversubscription", "must not exceed the radix (" + std::to_string(cluster.fabric.radix) + ")");
+    }
+    if (node.has("network_model"))
+        cluster.network_model = node.choice("network_model", {"ideal", "simgrid"}) == "ideal" ? NetworkModel::ideal : NetworkModel::simgrid;
+    return cluster;
+}
+
+Precision read_precision(const ConfigNode& node) {
+    if (!node.has("precision")) return Precision::fp32;
+    return *precision_from_string(node.choice("precision", {"fp32", "fp16", "bf16"}));
+}
+
+ModelSpec read_model(const ConfigNode& doc, const GpuPreset& gpu) {
+    auto node = doc.child("model");
+    ModelSpec model;
+    const bool zoo = node.has("zoo");
+    const bool direct = node.has("gradient_bytes") || node.has("forward_time") || node.has("backward_time");
+    if (zoo && direct)
+        node.fail("zoo", "give either a zoo model or the direct form (gradient_bytes, forward_time, backward_time), not both");
+    if (!zoo && !direct)
+        node.fail("zoo", "is missing; expected a zoo model name or the direct form {gradient_bytes, forward_time, backward_time}");
+    model.precision = read_precision(node);
+    model.batch_per_gpu = static_cast<int>(node.integer("batch_per_gpu", 1, 1 << 20));
+    if (zoo) {
+        node.require_map_with_keys({"zoo", "batch_per_gpu", "precision", "single_gpu_step_time", "efficiency"});
+        auto entry = load_zoo_model(node.text("zoo"), where(node, "zoo"));
+        model.name = entry.name;
+        const double peak = gpu.peak_for(model.precision, where(node, "precision"));
+        const double efficiency = node.has("efficiency") ? node.number("efficiency", 0.01, 1.0) : gpu.gemm_efficiency;
+        ComputeRates rates{peak * efficiency, gpu.memory_bytes_per_second * gpu.memory_efficiency};
+        model.layers = layer_times(entry, model.batch_per_gpu, model.precision, rates);
+        if (node.has("single_gpu_step_time")) {
+            const double step = node.seconds("single_gpu_step_time");
+            if (step <= 0) node.fail("single_gpu_step_time", "must be positive");
+            scale_to_step_time(model.layers, step);
+        }
+    } else {
+        node.require_map_with_keys({"gradient_bytes", "forward_time", "backward_time", "batch_per_gpu", "precision", "layers"});
+        model.name = "direct";
+        const double gradient = node.bytes("gradient_bytes");
+        const double forward = node.seconds("forward_time");
+        const double backward = node.seconds("backward_time");
+        if (gradient <= 0) node.fail("gradient_bytes", "must be positive");
+        // Gradients become ready evenly through backward, as with many equal layers.
+        const int count = static_cast<int>(node.has("layers") ? node.integer("layers", 1, 100000) : 100);
+        for (int i = 0; i < count; ++i)
+            model.layers.push_back(LayerWork{"layer" + std::to_string(i), gradient / count, forward / count, backward / count});
+    }
+    return model;
+}
+
+StrategySpec read_strategy(const ConfigNode& training, const ClusterSpec& cluster) {
+    auto node = training.child("strategy");
+    StrategySpec strategy;
+    const auto kind = node.choice("kind", {"allreduce", "parameter-server"});
+    if (kind == "allreduce") {
+        node.require_map_with_keys({"kind", "algorithm", "bucket", "overlap"});
+        strategy.kind = StrategyKind::allreduce;
+        if (node.has("algorithm"))
+            strategy.algorithm = node.choice("algorithm", {"ring", "hierarchical"}) == "ring" ? AllReduceAlgorithm::ring
+                                                                                          : AllReduceAlgorithm::hierarchical;
+    } else {
+        node.require_map_with_keys({"kind", "servers", "placement", "sync", "bucket", "overlap", "aggregation_bandwidth"});
+        strategy.kind = StrategyKind::parameter_server;
+        strategy.servers = static_cast<int>(node.has("servers") ? node.integer("servers", 1, 1 << 16) : 1);
+        if (node.has("placement"))
+            strategy.placement = node.choice("placement", {"dedicated", "colocated"}) == "dedicated" ? ServerPlacement::dedicated
+                                                                                                     : ServerPlacement::colocated;
+        if (node.has("sync")) node.choice("sync", {"sync"});
+        if (node.has("aggregation_bandwidth")) {
+            if (node.yaml()["aggregation_bandwidth"].IsScalar() && node.yaml()["aggregation_bandwidth"].Scalar() == "unlimited")
+                strategy.aggregation_bytes_per_second.reset();
+            else
+                strategy.aggregation_bytes_per_second = node.bytes_per_second("aggregation_bandwidth");
+        } else {
+            // A server sums gradients at host memory speed; 20 GB/s is a conservative single-socket figure.
+            strategy.aggregation_bytes_per_second = 20e9;
+        }
+        if (strategy.placement == ServerPlacement::colocated && strategy.servers > cluster.nodes)
+            node.fail("servers", "colocated servers run one per node: at most " + std::to_string(cluster.nodes) + " here");
+    }
+    if (node.has("bucket")) {
+        strategy.bucket_bytes = node.bytes("bucket");
+        if (strategy.bucket_bytes <= 0) node.fail("bucket", "must be a positive size such as 25MB");
+    }
+    if (node.has("overlap")) strategy.overlap = node.boolean("overlap");
+    return strategy;
+}
+
+TrainingSpec read_training(const ConfigNode& doc, const ClusterSpec& cluster) {
+    auto node = doc.child("training");
+    node.require_map_with_keys({"iterations", "strategy", "fidelity"});
+    TrainingSpec training;
+    if (node.has("iterations")) training.iterations = static_cast<int>(node.integer("iterations", 1, 1000000));
+    training.strategy = read_strategy(node, cluster);
+    if (node.has("fidelity")) training.fidelity = node.choice("fidelity", {"step", "flow"}) == "step" ? Fidelity::step : Fidelity::flow;
+    return training;
+}
+
+std::vector<SweepAxis> read_sweep(const ConfigNode& doc) {
+    std::vector<SweepAxis> axes;
+    if (!doc.has("sweep")) return axes;
+    auto node = doc.child("sweep");
+    if (!node.is_map()) node.fail("", "expected a mapping of dotted keys to lists of values");
+    for (const auto& entry : node.yaml()) {
+        const auto key = entry.first.as<std::string>();
+        auto values = node.child(key);
+        SweepAxis axis{key, {}};
+        for (const auto& value : values.sequence()) {
+            YAML::Emitter out;
+            out << YAML::Flow << value.yaml();
+            axis.values.push_back(out.c_str());
+        }
+        if (axis.values.empty()) node.fail(key, "expected a non-empty list of values");
+        axes.push_back(axis);
+    }
+    return axes;
+}
+
+Scenario build_scenario(YAML::Node root, std::shared_ptr<DocumentSource> source, const std::vector<std::string>& overrides) {
+    for (const auto& assignment : overrides) apply_override(root, assignment, *source);
+    ConfigNode doc(root, "", source);
+    if (!root.IsMap()) doc.fail("", "expected a scenario mapping with name, cluster, model and training");
+    doc.require_map_with_keys({"name", "description", "cluster", "model", "training", "seed", "sweep", "debug"});
+
+    Scenario scenario;
+    scenario.file = source->file;
+    scenario.overrides = source->overrides;
+    scenario.name = doc.text("name");
+    if (doc.has("description")) scenario.description = doc.text("description");
+    scenario.cluster = read_cluster(doc);
+    scenario.model = read_model(doc, scenario.cluster.gpu);
+    scenario.training = read_training(doc, scenario.cluster);
+    if (doc.has("seed")) scenario.seed = static_cast<std::uint64_t>(doc.integer("seed", 0, (1LL << 62)));
+    scenario.sweep = read_sweep(doc);
+    if (doc.has("debug")) {
+        auto debug = doc.child("debug");
+        debug.require_map_with_keys({"lose_message_to_rank"});
+        scenario.debug.lose_message_to_rank =
+            static_cast<int>(debug.integer("lose_message_to_rank", 0, scenario.cluster.gpus() - 1));
+    }
+    YAML::Emitter out;
+    out << root;
+    scenario.canonical_text = out.c_str();
+    scenario.hash = fnv1a_hex(scenario.canonical_text);
+    return scenario;
+}
+
+}  // namespace
+
+Scenario load_scenario_text(const std::string& text, const std::string& file_label, const std::vector<std::string>& overrides) {
+    auto source = std::make_shared<DocumentSource>(DocumentSource{file_label, {}});
+    auto doc = ConfigNode::parse(text, source);
+    return build_scenario(doc.yaml(), source, overrides);
+}
+
+Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& overrides) {
+    return load_scenario_text(read_text_file(path), path, overrides);
+}
+
+}  // namespace dtsim

@@ -1,0 +1,22 @@
+#pragma once
+// Gradient buckets: layers taken in backward order fill a bucket until it reaches the bucket size,
+// as PyTorch DDP does; a bucket is ready when the backward of its last layer ends.
+#include <vector>
+
+#include "dtsim/scenario.hpp"
+
+namespace dtsim::sim {
+
+struct Bucket {
+    double bytes = 0;
+    double backward_s = 0;  // backward compute of the layers in this bucket
+};
+
+struct BucketPlan {
+    std::vector<Bucket> buckets;
+    double trailing_backward_s = 0;  // backward of parameter-free layers after the last bucket is ready
+};
+
+BucketPlan make_buckets(const ModelSpec& model, double bucket_bytes);
+
+}  // namespace dtsim::sim

@@ -1,0 +1,19 @@
+#pragma once
+// Turns a simulated timeline into the run summary: iteration times, throughput, speedup and scaling
+// efficiency against one GPU, and where the time went.
+#include <vector>
+
+#include "dtsim/run.hpp"
+#include "dtsim/scenario.hpp"
+
+namespace dtsim::sim {
+
+/// One GPU trains without any communication: its iteration is forward + backward of the whole model.
+double single_gpu_iteration_time_s(const ModelSpec& model);
+
+/// `iteration_ends` are the times the slowest worker finished each iteration. Only the iterations after
+/// the first enter the means (the first includes start-up effects), unless there is only one.
+RunSummary summarize(const Scenario& scenario, const std::vector<Span>& spans, const std::vector<double>& iteration_ends,
+                     std::vector<IterationRecord>& iterations);
+
+}  // namespace dtsim::sim

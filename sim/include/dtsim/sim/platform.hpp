@@ -1,0 +1,26 @@
+#pragma once
+// Builds the SimGrid platform of a scenario programmatically: one host per GPU, per-GPU intra-node
+// links, one NIC per node, a star or fat-tree fabric, and dedicated parameter-server hosts.
+#include <simgrid/s4u/Host.hpp>
+
+#include <vector>
+
+#include "dtsim/scenario.hpp"
+
+namespace dtsim::sim {
+
+/// Work units per second of every host: compute is given in seconds and executed as seconds × this.
+inline constexpr double kHostSpeed = 1e12;
+
+struct Platform {
+    std::vector<simgrid::s4u::Host*> gpu_hosts;     // rank order, node-major
+    std::vector<simgrid::s4u::Host*> server_hosts;  // parameter servers (dedicated or colocated)
+    std::vector<int> server_nodes;                  // the node each server runs on (dedicated: after GPU nodes)
+};
+
+/// Sets the network model configuration; must run after the Engine is created and before building.
+void configure_network_model(NetworkModel model);
+
+Platform build_platform(const Scenario& scenario);
+
+}  // namespace dtsim::sim

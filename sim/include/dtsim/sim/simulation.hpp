@@ -1,0 +1,26 @@
+#pragma once
+// Runs one scenario in SimGrid and returns the predicted run.
+//
+// SimGrid's engine is process-wide: a second simulation in the same process would inherit the first
+// one's clock and state. Call simulate() at most once per process (the CLI, a forked child, a test's
+// child process).
+#include <stdexcept>
+#include <string>
+
+#include "dtsim/run.hpp"
+#include "dtsim/scenario.hpp"
+
+namespace dtsim::sim {
+
+/// Thrown when the simulated actors block each other forever; the message names the blocked actors.
+class DeadlockError : public std::runtime_error {
+public:
+    explicit DeadlockError(const std::string& message) : std::runtime_error(message) {}
+};
+
+Run simulate(const Scenario& scenario);
+
+/// "allreduce/ring", "parameter-server/sync x4 dedicated", ...
+std::string describe_strategy(const StrategySpec& strategy);
+
+}  // namespace dtsim::sim

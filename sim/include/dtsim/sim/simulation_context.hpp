@@ -1,0 +1,62 @@
+#pragma once
+// State shared by the actors of one simulation: the scenario, the platform, the gradient buckets,
+// per-rank synchronisation between compute and communication, the timeline, and what each actor is
+// waiting for (reported if the simulation deadlocks).
+#include <simgrid/s4u/Mailbox.hpp>
+#include <simgrid/s4u/Semaphore.hpp>
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "dtsim/scenario.hpp"
+#include "dtsim/sim/buckets.hpp"
+#include "dtsim/sim/platform.hpp"
+#include "dtsim/sim/timeline_recorder.hpp"
+
+namespace dtsim::sim {
+
+/// What an actor is blocked on, formatted only when a deadlock is reported.
+struct ActorState {
+    std::string name;          // "rank 3 comm", "server 0 receiver"
+    const char* waiting_for = "starting";
+    int peer = -1;
+    int iteration = -1;
+    int bucket = -1;
+    bool finished = false;
+};
+
+class SimulationContext {
+public:
+    SimulationContext(const Scenario& scenario, Platform platform);
+
+    const Scenario& scenario;
+    const Platform platform;
+    const BucketPlan plan;
+    const int workers;
+    const double latency_factor;  // the network model's factor on route latencies
+    TimelineRecorder recorder;
+    std::vector<simgrid::s4u::SemaphorePtr> bucket_ready;      // per worker: compute -> comm
+    std::vector<simgrid::s4u::SemaphorePtr> iteration_synced;  // per worker: comm -> compute
+
+    /// Registers an actor for deadlock reports; returns its slot.
+    int register_actor(std::string name);
+    ActorState& state(int slot) { return states_[static_cast<size_t>(slot)]; }
+    const std::vector<ActorState>& states() const { return states_; }
+
+    /// The point-to-point mailbox from one rank to another.
+    simgrid::s4u::Mailbox* link_mailbox(int from, int to);
+    /// One-way route latency from one rank's host to another's, with the model's latency factor.
+    double route_latency_s(int from, int to);
+    /// True once, for the first message to the rank named by the scenario's debug.lose_message_to_rank.
+    bool lose_message_to(int rank);
+    /// Records a span when it has a duration.
+    void record(int rank, Lane lane, const char* name, int iteration, int index, double start_s, double bytes = 0);
+
+private:
+    std::vector<ActorState> states_;
+    std::unordered_map<long long, simgrid::s4u::Mailbox*> mailboxes_;
+    bool message_lost_ = false;
+};
+
+}  // namespace dtsim::sim

@@ -1,0 +1,28 @@
+#pragma once
+// Collects the spans the simulated actors report and the moments each rank finishes an iteration.
+// Actors run one at a time inside the simulation, so no locking is needed.
+#include <vector>
+
+#include "dtsim/run.hpp"
+
+namespace dtsim::sim {
+
+class TimelineRecorder {
+public:
+    TimelineRecorder(int workers, int iterations);
+
+    void add(Span span) { spans_.push_back(std::move(span)); }
+    void iteration_done(int rank, int iteration, double time_s);
+
+    const std::vector<Span>& spans() const { return spans_; }
+    std::vector<Span> take_spans() { return std::move(spans_); }
+    /// When the slowest worker finished each iteration.
+    std::vector<double> iteration_ends() const;
+
+private:
+    int iterations_;
+    std::vector<double> iteration_end_;  // [rank * iterations + iteration]
+    std::vector<Span> spans_;
+};
+
+}  // namespace dtsim::sim

@@ -1,0 +1,23 @@
+#include "dtsim/sim/buckets.hpp"
+
+namespace dtsim::sim {
+
+BucketPlan make_buckets(const ModelSpec& model, double bucket_bytes) {
+    BucketPlan plan;
+    Bucket current;
+    for (auto layer = model.layers.rbegin(); layer != model.layers.rend(); ++layer) {
+        current.bytes += layer->gradient_bytes;
+        current.backward_s += layer->backward_s;
+        if (current.bytes >= bucket_bytes) {
+            plan.buckets.push_back(current);
+            current = Bucket{};
+        }
+    }
+    if (current.bytes > 0 || plan.buckets.empty())
+        plan.buckets.push_back(current);
+    else
+        plan.trailing_backward_s = current.backward_s;
+    return plan;
+}
+
+}  // namespace dtsim::sim

@@ -1,0 +1,104 @@
+#include "dtsim/sim/simulation.hpp"
+
+#include <simgrid/s4u/Engine.hpp>
+#include <xbt/log.h>
+
+#include <sstream>
+
+#include "dtsim/sim/actors.hpp"
+#include "dtsim/sim/metrics.hpp"
+#include "dtsim/sim/platform.hpp"
+#include "dtsim/sim/simulation_context.hpp"
+
+namespace dtsim::sim {
+namespace sg4 = simgrid::s4u;
+
+namespace {
+
+constexpr int kActorsListedOnDeadlock = 12;
+
+void configure_engine(int actors) {
+#if defined(__SANITIZE_ADDRESS__)
+    // SimGrid's raw stack switching confuses AddressSanitizer; threads are slower but clean.
+    sg4::Engine::set_config("contexts/factory:thread");
+#endif
+    // Actors keep little on their stacks; small stacks keep large runs within memory.
+    sg4::Engine::set_config("contexts/stack-size:128");
+    // Guard pages cost one memory mapping each and cap a run near 32k actors (vm.max_map_count).
+    if (actors > 16000) sg4::Engine::set_config("contexts/guard-size:0");
+}
+
+std::string deadlock_report(const SimulationContext& ctx) {
+    std::ostringstream out;
+    int blocked = 0;
+    for (const auto& state : ctx.states()) {
+        if (state.finished) continue;
+        if (blocked++ < kActorsListedOnDeadlock) {
+            out << "\n  " << state.name << ": waiting for " << state.waiting_for;
+            if (state.peer >= 0) out << " (peer rank " << state.peer << ")";
+            if (state.iteration >= 0) out << ", iteration " << state.iteration;
+            if (state.bucket >= 0) out << ", bucket " << state.bucket;
+        }
+    }
+    if (blocked > kActorsListedOnDeadlock) out << "\n  ... and " << blocked - kActorsListedOnDeadlock << " more";
+    std::ostringstream head;
+    head << "simulation deadlocked at t=" << sg4::Engine::get_clock() << " s: " << blocked
+         << " actors blocked forever" << out.str();
+    return head.str();
+}
+
+std::vector<RankInfo> rank_infos(const Scenario& scenario, const Platform& platform) {
+    std::vector<RankInfo> ranks;
+    const int workers = scenario.cluster.gpus();
+    for (int r = 0; r < workers; ++r)
+        ranks.push_back({r, r / scenario.cluster.gpus_per_node, "gpu " + std::to_string(r)});
+    for (size_t p = 0; p < platform.server_nodes.size(); ++p)
+        ranks.push_back({workers + static_cast<int>(p), platform.server_nodes[p], "server " + std::to_string(p)});
+    return ranks;
+}
+
+}  // namespace
+
+std::string describe_strategy(const StrategySpec& strategy) {
+    if (strategy.kind == StrategyKind::allreduce) return "allreduce/" + to_string(strategy.algorithm);
+    return "parameter-server/sync x" + std::to_string(strategy.servers) + " " + to_string(strategy.placement);
+}
+
+Run simulate(const Scenario& scenario) {
+    int argc = 1;
+    char name[] = "dtsim";
+    char* argv[] = {name, nullptr};
+    xbt_log_control_set("root.thresh:critical");
+    sg4::Engine engine(&argc, argv);
+    // SimGrid's own deadlock dump is replaced by ours, which names ranks and what they wait for.
+    xbt_log_control_set("root.thresh:critical");
+
+    const auto& strategy = scenario.training.strategy;
+    const int servers = strategy.kind == StrategyKind::parameter_server ? strategy.servers : 0;
+    configure_engine(2 * scenario.cluster.gpus() + 2 * servers);
+    configure_network_model(scenario.cluster.network_model);
+
+    SimulationContext ctx(scenario, build_platform(scenario));
+    spawn_compute_actors(ctx);
+    if (strategy.kind == StrategyKind::allreduce)
+        spawn_allreduce_actors(ctx);
+    else
+        spawn_parameter_server_actors(ctx);
+    engine.run();
+
+    for (const auto& state : ctx.states())
+        if (!state.finished) throw DeadlockError(deadlock_report(ctx));
+
+    Run run;
+    run.kind = RunKind::predicted;
+    run.scenario_name = scenario.name;
+    run.scenario_hash = scenario.hash;
+    run.scenario_text = scenario.canonical_text;
+    run.strategy = describe_strategy(strategy);
+    run.ranks = rank_infos(scenario, ctx.platform);
+    run.spans = ctx.recorder.take_spans();
+    run.summary = summarize(scenario, run.spans, ctx.recorder.iteration_ends(), run.iterations);
+    return run;
+}
+
+}  // namespace dtsim::sim

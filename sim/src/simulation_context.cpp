@@ -1,0 +1,52 @@
+#include "dtsim/sim/simulation_context.hpp"
+
+#include <simgrid/s4u/Engine.hpp>
+#include <xbt/config.hpp>
+
+namespace dtsim::sim {
+namespace sg4 = simgrid::s4u;
+
+SimulationContext::SimulationContext(const Scenario& scenario_in, Platform platform_in)
+    : scenario(scenario_in),
+      platform(std::move(platform_in)),
+      plan(make_buckets(scenario_in.model, scenario_in.training.strategy.bucket_bytes)),
+      workers(scenario_in.cluster.gpus()),
+      latency_factor(simgrid::config::get_value<double>("network/latency-factor")),
+      recorder(workers, scenario_in.training.iterations) {
+    for (int r = 0; r < workers; ++r) {
+        bucket_ready.push_back(sg4::Semaphore::create(0));
+        iteration_synced.push_back(sg4::Semaphore::create(0));
+    }
+}
+
+int SimulationContext::register_actor(std::string name) {
+    states_.push_back(ActorState{std::move(name)});
+    return static_cast<int>(states_.size()) - 1;
+}
+
+sg4::Mailbox* SimulationContext::link_mailbox(int from, int to) {
+    const long long key = static_cast<long long>(from) * (workers + 1LL) + to;
+    auto [it, inserted] = mailboxes_.try_emplace(key, nullptr);
+    if (inserted) it->second = sg4::Mailbox::by_name("p2p-" + std::to_string(from) + ">" + std::to_string(to));
+    return it->second;
+}
+
+double SimulationContext::route_latency_s(int from, int to) {
+    std::vector<sg4::Link*> links;
+    double latency = 0;
+    platform.gpu_hosts[static_cast<size_t>(from)]->route_to(platform.gpu_hosts[static_cast<size_t>(to)], links, &latency);
+    return latency * latency_factor;
+}
+
+bool SimulationContext::lose_message_to(int rank) {
+    if (message_lost_ || scenario.debug.lose_message_to_rank != rank) return false;
+    message_lost_ = true;
+    return true;
+}
+
+void SimulationContext::record(int rank, Lane lane, const char* name, int iteration, int index, double start_s, double bytes) {
+    const double now = sg4::Engine::get_clock();
+    if (now > start_s) recorder.add(Span{rank, lane, name, iteration, index, start_s, now, bytes});
+}
+
+}  // namespace dtsim::sim

@@ -1,0 +1,23 @@
+#include "dtsim/sim/timeline_recorder.hpp"
+
+#include <algorithm>
+
+namespace dtsim::sim {
+
+TimelineRecorder::TimelineRecorder(int workers, int iterations)
+    : iterations_(iterations), iteration_end_(static_cast<size_t>(workers) * iterations, 0.0) {}
+
+void TimelineRecorder::iteration_done(int rank, int iteration, double time_s) {
+    iteration_end_[static_cast<size_t>(rank) * iterations_ + iteration] = time_s;
+}
+
+std::vector<double> TimelineRecorder::iteration_ends() const {
+    std::vector<double> ends(static_cast<size_t>(iterations_), 0.0);
+    for (size_t i = 0; i < iteration_end_.size(); ++i) {
+        auto& end = ends[i % static_cast<size_t>(iterations_)];
+        end = std::max(end, iteration_end_[i]);
+    }
+    return ends;
+}
+
+}  // namespace dtsim::sim
