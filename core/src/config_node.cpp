@@ -217,6 +217,15 @@ void ConfigNode::require_map_with_keys(std::initializer_list<std::string_view> a
     if (!node_.IsMap()) fail("", "expected a mapping of keys, got " + quoted_value(node_));
     std::vector<std::string> candidates(allowed.begin(), allowed.end());
     for (const auto& entry : node_) {
+        if (!entry.first.IsScalar() && !entry.first.IsNull()) {
+            // A complex key (`? [a, b]` or `? {a: b}`): report it at its own line unless --set supplied it.
+            std::string where = location("");
+            if (where.rfind("command line", 0) != 0 && entry.first.Mark().line >= 0)
+                where = source_->file + ":" + std::to_string(entry.first.Mark().line + 1);
+            const std::string full = path_.empty() ? "<document>" : path_;
+            throw InputError(where + ": key '" + full + "': expected each key to be a name, got " +
+                             quoted_value(entry.first) + " as a key");
+        }
         const auto key = entry.first.as<std::string>();
         if (std::find(candidates.begin(), candidates.end(), key) != candidates.end()) continue;
         auto hint = closest_match(key, candidates);

@@ -35,6 +35,8 @@ std::vector<std::string> list_data_names(const std::string& subfolder) {
 }
 
 std::string read_text_file(const std::filesystem::path& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) throw InputError(path.string() + ": is a directory, expected a file");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw InputError(path.string() + ": cannot open file for reading");
     std::ostringstream content;

@@ -119,24 +119,40 @@ void RunStore::exec(const char* sql) const {
 }
 
 void RunStore::create_schema() {
-    exec("BEGIN IMMEDIATE");
-    try {
-        exec(kSchema);
-        Statement version(db_, "SELECT version FROM schema_version", path_);
-        if (version.step() == SQLITE_ROW) {
-            if (version.integer(0) != kSchemaVersion)
-                throw StoreError(path_ + ": runs database has schema version " + std::to_string(version.integer(0)) +
-                                 ", this dtsim reads version " + std::to_string(kSchemaVersion));
-        } else {
-            Statement insert(db_, "INSERT INTO schema_version(version) VALUES (?)", path_);
-            insert.bind(1, kSchemaVersion);
-            if (insert.step() != SQLITE_DONE) fail("cannot write schema version");
-        }
-        exec("COMMIT");
-    } catch (...) {
-        sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
-        throw;
+    // An existing database only needs its version read, which takes no write lock: opening for reading
+    // works while another process is writing.
+    bool has_schema = false;
+    {
+        // Scoped: an unfinished statement would hold a read snapshot that a later write cannot upgrade.
+        Statement existing(db_, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'", path_);
+        if (existing.step() != SQLITE_ROW) fail("cannot read the database schema");
+        has_schema = existing.integer(0) > 0;
     }
+    if (!has_schema) {
+        exec("BEGIN IMMEDIATE");
+        try {
+            exec(kSchema);
+            {
+                // Another process may have created the schema between our check and our write lock.
+                Statement count(db_, "SELECT count(*) FROM schema_version", path_);
+                has_schema = count.step() == SQLITE_ROW && count.integer(0) > 0;
+            }
+            if (!has_schema) {
+                Statement insert(db_, "INSERT INTO schema_version(version) VALUES (?)", path_);
+                insert.bind(1, kSchemaVersion);
+                if (insert.step() != SQLITE_DONE) fail("cannot write schema version");
+            }
+            exec("COMMIT");
+        } catch (...) {
+            sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+            throw;
+        }
+    }
+    Statement version(db_, "SELECT version FROM schema_version", path_);
+    if (version.step() != SQLITE_ROW) fail("the database has no schema version");
+    if (version.integer(0) != kSchemaVersion)
+        throw StoreError(path_ + ": runs database has schema version " + std::to_string(version.integer(0)) +
+                         ", this dtsim reads version " + std::to_string(kSchemaVersion));
 }
 
 std::int64_t RunStore::append(Run& run) {

@@ -218,6 +218,9 @@ std::vector<SweepAxis> read_sweep(const ConfigNode& doc) {
     auto node = doc.child("sweep");
     if (!node.is_map()) node.fail("", "expected a mapping of dotted keys to lists of values");
     for (const auto& entry : node.yaml()) {
+        if (!entry.first.IsScalar() && !entry.first.IsNull())
+            node.fail("", std::string("expected each key to be a dotted key such as cluster.nodes, got ") +
+                              (entry.first.IsSequence() ? "a list" : "a mapping") + " as a key");
         const auto key = entry.first.as<std::string>();
         auto values = node.child(key);
         SweepAxis axis{key, {}};

@@ -47,8 +47,12 @@ std::optional<double> parse_with(std::string_view text, const std::array<Unit, N
     if (!parts) return std::nullopt;
     auto [value, suffix] = *parts;
     if (suffix.empty()) return bare_allowed ? std::optional<double>(value) : std::nullopt;
-    for (const auto& unit : units)
-        if (unit.suffix == suffix) return value * unit.factor;
+    for (const auto& unit : units) {
+        if (unit.suffix != suffix) continue;
+        const double scaled = value * unit.factor;
+        if (!std::isfinite(scaled)) return std::nullopt;
+        return scaled;
+    }
     return std::nullopt;
 }
 
@@ -107,7 +111,12 @@ std::string with_prefix(double value, const char* unit) {
 
 std::optional<double> parse_bytes(std::string_view text) { return parse_with(text, kByteUnits, true); }
 std::optional<double> parse_bytes_per_second(std::string_view text) { return parse_with(text, kBandwidthUnits, false); }
-std::optional<double> parse_seconds(std::string_view text) { return parse_with(text, kTimeUnits, true); }
+std::optional<double> parse_seconds(std::string_view text) {
+    // "5" could mean seconds or microseconds: only zero may be written without a unit.
+    auto value = parse_with(text, kTimeUnits, true);
+    if (value && *value != 0 && split_number(text)->second.empty()) return std::nullopt;
+    return value;
+}
 std::optional<double> parse_flops_per_second(std::string_view text) { return parse_with(text, kFlopsUnits, false); }
 
 std::string format_bytes(double bytes) { return with_prefix(bytes, "B"); }

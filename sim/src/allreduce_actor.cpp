@@ -3,23 +3,25 @@
 
 #include "dtsim/sim/actors.hpp"
 #include "dtsim/sim/collectives.hpp"
+#include "dtsim/sim/compute_schedule.hpp"
 
 namespace dtsim::sim {
 namespace sg4 = simgrid::s4u;
 
 namespace {
 
-void allreduce_actor(SimulationContext* ctx, int rank, int slot) {
+// One rank of synchronous data-parallel training: gradient buckets are all-reduced one at a time, in
+// the order backward produces them, each as soon as it is ready (a single communication stream).
+void allreduce_rank(SimulationContext* ctx, int rank, int slot) {
     const auto& strategy = ctx->scenario.training.strategy;
     const Ring ring{0, 1, ctx->workers, rank};
     auto& state = ctx->state(slot);
     for (int it = 0; it < ctx->scenario.training.iterations; ++it) {
         state.iteration = it;
+        const auto compute = schedule_compute(*ctx, rank, it, sg4::Engine::get_clock());
         for (size_t k = 0; k < ctx->plan.buckets.size(); ++k) {
             state.bucket = static_cast<int>(k);
-            state.waiting_for = "backward to fill the bucket";
-            state.peer = -1;
-            ctx->bucket_ready[static_cast<size_t>(rank)]->acquire();
+            wait_until(compute.bucket_ready_s[k]);
             const double bytes = ctx->plan.buckets[k].bytes;
             const double start = sg4::Engine::get_clock();
             if (strategy.algorithm == AllReduceAlgorithm::ring)
@@ -28,8 +30,8 @@ void allreduce_actor(SimulationContext* ctx, int rank, int slot) {
                 hierarchical_allreduce(*ctx, slot, rank, bytes);
             ctx->record(rank, Lane::comm, "allreduce", it, static_cast<int>(k), start, bytes);
         }
+        wait_until(compute.compute_end_s);
         ctx->recorder.iteration_done(rank, it, sg4::Engine::get_clock());
-        ctx->iteration_synced[static_cast<size_t>(rank)]->release();
     }
     state.finished = true;
 }
@@ -38,9 +40,9 @@ void allreduce_actor(SimulationContext* ctx, int rank, int slot) {
 
 void spawn_allreduce_actors(SimulationContext& ctx) {
     for (int rank = 0; rank < ctx.workers; ++rank) {
-        const int slot = ctx.register_actor("rank " + std::to_string(rank) + " comm");
-        sg4::Actor::create("allreduce-" + std::to_string(rank), ctx.platform.gpu_hosts[static_cast<size_t>(rank)],
-                           allreduce_actor, &ctx, rank, slot);
+        const int slot = ctx.register_actor("rank " + std::to_string(rank));
+        sg4::Actor::create("rank-" + std::to_string(rank), ctx.platform.gpu_hosts[static_cast<size_t>(rank)],
+                           allreduce_rank, &ctx, rank, slot);
     }
 }
 

@@ -6,11 +6,13 @@
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
+#include <simgrid/s4u/Semaphore.hpp>
 
 #include <deque>
 #include <memory>
 
 #include "dtsim/sim/actors.hpp"
+#include "dtsim/sim/compute_schedule.hpp"
 
 namespace dtsim::sim {
 namespace sg4 = simgrid::s4u;
@@ -37,11 +39,10 @@ void worker_actor(SimulationContext* ctx, int rank, int slot) {
     auto& state = ctx->state(slot);
     for (int it = 0; it < ctx->scenario.training.iterations; ++it) {
         state.iteration = it;
+        const auto compute = schedule_compute(*ctx, rank, it, sg4::Engine::get_clock());
         for (size_t k = 0; k < bucket_count; ++k) {
             state.bucket = static_cast<int>(k);
-            state.waiting_for = "backward to fill the bucket";
-            state.peer = -1;
-            ctx->bucket_ready[static_cast<size_t>(rank)]->acquire();
+            wait_until(compute.bucket_ready_s[k]);
             const double start = sg4::Engine::get_clock();
             std::vector<sg4::CommPtr> sends;
             for (int p = 0; p < servers; ++p)
@@ -63,8 +64,8 @@ void worker_actor(SimulationContext* ctx, int rank, int slot) {
                 start = sg4::Engine::get_clock();
             }
         }
+        wait_until(compute.compute_end_s);
         ctx->recorder.iteration_done(rank, it, sg4::Engine::get_clock());
-        ctx->iteration_synced[static_cast<size_t>(rank)]->release();
     }
     pulls->set_receiver(nullptr);
     state.finished = true;
@@ -133,7 +134,7 @@ void server_sender_actor(SimulationContext* ctx, int server, std::shared_ptr<Ser
 
 void spawn_parameter_server_actors(SimulationContext& ctx) {
     for (int rank = 0; rank < ctx.workers; ++rank) {
-        const int slot = ctx.register_actor("rank " + std::to_string(rank) + " comm");
+        const int slot = ctx.register_actor("rank " + std::to_string(rank));
         sg4::Actor::create("ps-worker-" + std::to_string(rank), ctx.platform.gpu_hosts[static_cast<size_t>(rank)],
                            worker_actor, &ctx, rank, slot);
     }

@@ -22,8 +22,9 @@ void configure_engine(int actors) {
     // SimGrid's raw stack switching confuses AddressSanitizer; threads are slower but clean.
     sg4::Engine::set_config("contexts/factory:thread");
 #endif
-    // Actors keep little on their stacks; small stacks keep large runs within memory.
-    sg4::Engine::set_config("contexts/stack-size:128");
+    // Actors keep little on their stacks (64 KiB leaves a wide margin); small stacks keep 16k-rank runs
+    // within memory.
+    sg4::Engine::set_config("contexts/stack-size:64");
     // Guard pages cost one memory mapping each and cap a run near 32k actors (vm.max_map_count).
     if (actors > 16000) sg4::Engine::set_config("contexts/guard-size:0");
 }
@@ -71,23 +72,23 @@ Run simulate(const Scenario& scenario) {
     xbt_log_control_set("root.thresh:critical");
     sg4::Engine engine(&argc, argv);
     // SimGrid's own deadlock dump is replaced by ours, which names ranks and what they wait for.
-    xbt_log_control_set("root.thresh:critical");
+    xbt_log_control_set("ker_engine.app:file:/dev/null");
 
     const auto& strategy = scenario.training.strategy;
     const int servers = strategy.kind == StrategyKind::parameter_server ? strategy.servers : 0;
-    configure_engine(2 * scenario.cluster.gpus() + 2 * servers);
+    configure_engine(scenario.cluster.gpus() + 2 * servers);
     configure_network_model(scenario.cluster.network_model);
 
     SimulationContext ctx(scenario, build_platform(scenario));
-    spawn_compute_actors(ctx);
     if (strategy.kind == StrategyKind::allreduce)
         spawn_allreduce_actors(ctx);
     else
         spawn_parameter_server_actors(ctx);
+    // The report is made when the engine detects the deadlock, before it kills the blocked actors.
+    std::string deadlock;
+    sg4::Engine::on_deadlock_cb([&ctx, &deadlock] { deadlock = deadlock_report(ctx); });
     engine.run();
-
-    for (const auto& state : ctx.states())
-        if (!state.finished) throw DeadlockError(deadlock_report(ctx));
+    if (!deadlock.empty()) throw DeadlockError(deadlock);
 
     Run run;
     run.kind = RunKind::predicted;

@@ -12,12 +12,7 @@ SimulationContext::SimulationContext(const Scenario& scenario_in, Platform platf
       plan(make_buckets(scenario_in.model, scenario_in.training.strategy.bucket_bytes)),
       workers(scenario_in.cluster.gpus()),
       latency_factor(simgrid::config::get_value<double>("network/latency-factor")),
-      recorder(workers, scenario_in.training.iterations) {
-    for (int r = 0; r < workers; ++r) {
-        bucket_ready.push_back(sg4::Semaphore::create(0));
-        iteration_synced.push_back(sg4::Semaphore::create(0));
-    }
-}
+      recorder(workers, scenario_in.training.iterations) {}
 
 int SimulationContext::register_actor(std::string name) {
     states_.push_back(ActorState{std::move(name)});
@@ -26,9 +21,12 @@ int SimulationContext::register_actor(std::string name) {
 
 sg4::Mailbox* SimulationContext::link_mailbox(int from, int to) {
     const long long key = static_cast<long long>(from) * (workers + 1LL) + to;
-    auto [it, inserted] = mailboxes_.try_emplace(key, nullptr);
-    if (inserted) it->second = sg4::Mailbox::by_name("p2p-" + std::to_string(from) + ">" + std::to_string(to));
-    return it->second;
+    if (auto found = mailboxes_.find(key); found != mailboxes_.end()) return found->second;
+    // by_name is a simcall: other actors may run (and grow the map) before it returns, so no iterator
+    // into the map may be held across it.
+    auto* mailbox = sg4::Mailbox::by_name("p2p-" + std::to_string(from) + ">" + std::to_string(to));
+    mailboxes_[key] = mailbox;
+    return mailbox;
 }
 
 double SimulationContext::route_latency_s(int from, int to) {

@@ -9,7 +9,7 @@
 namespace dtsim {
 
 /// Each parser returns nullopt when the text is not a valid quantity of that kind.
-/// A bare number is accepted only where the unit is unambiguous (counts of bytes, seconds).
+/// A bare number is accepted only where the unit is unambiguous: a count of bytes, or a zero duration.
 std::optional<double> parse_bytes(std::string_view text);
 std::optional<double> parse_bytes_per_second(std::string_view text);
 std::optional<double> parse_seconds(std::string_view text);

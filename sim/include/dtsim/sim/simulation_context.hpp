@@ -1,9 +1,7 @@
 #pragma once
-// State shared by the actors of one simulation: the scenario, the platform, the gradient buckets,
-// per-rank synchronisation between compute and communication, the timeline, and what each actor is
-// waiting for (reported if the simulation deadlocks).
+// State shared by the actors of one simulation: the scenario, the platform, the gradient buckets, the
+// timeline, and what each actor is waiting for (reported if the simulation deadlocks).
 #include <simgrid/s4u/Mailbox.hpp>
-#include <simgrid/s4u/Semaphore.hpp>
 
 #include <string>
 #include <unordered_map>
@@ -18,7 +16,7 @@ namespace dtsim::sim {
 
 /// What an actor is blocked on, formatted only when a deadlock is reported.
 struct ActorState {
-    std::string name;          // "rank 3 comm", "server 0 receiver"
+    std::string name;          // "rank 3", "server 0 receiver"
     const char* waiting_for = "starting";
     int peer = -1;
     int iteration = -1;
@@ -36,8 +34,6 @@ public:
     const int workers;
     const double latency_factor;  // the network model's factor on route latencies
     TimelineRecorder recorder;
-    std::vector<simgrid::s4u::SemaphorePtr> bucket_ready;      // per worker: compute -> comm
-    std::vector<simgrid::s4u::SemaphorePtr> iteration_synced;  // per worker: comm -> compute
 
     /// Registers an actor for deadlock reports; returns its slot.
     int register_actor(std::string name);

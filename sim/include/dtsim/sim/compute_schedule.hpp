@@ -1,0 +1,24 @@
+#pragma once
+// A rank's compute in one iteration: forward, then backward bucket by bucket. A GPU's compute does not
+// contend with anything simulated here (communication runs on the network and on copy engines), so its
+// timing is known when the iteration starts: the spans are recorded and the moments each gradient
+// bucket becomes ready are returned for the rank's communication to wait on.
+#include <vector>
+
+#include "dtsim/sim/simulation_context.hpp"
+
+namespace dtsim::sim {
+
+struct IterationCompute {
+    std::vector<double> bucket_ready_s;  // when each bucket's gradients are ready to send
+    double compute_end_s = 0;            // when backward ends
+};
+
+/// Records the rank's compute spans of this iteration starting at `start_s`. Without overlap every
+/// bucket is ready only when backward ends.
+IterationCompute schedule_compute(SimulationContext& ctx, int rank, int iteration, double start_s);
+
+/// Blocks the calling actor until simulated time `time_s` (no-op if it has passed).
+void wait_until(double time_s);
+
+}  // namespace dtsim::sim

@@ -1,0 +1,34 @@
+#include "dtsim/sim/compute_schedule.hpp"
+
+#include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Engine.hpp>
+
+namespace dtsim::sim {
+namespace sg4 = simgrid::s4u;
+
+IterationCompute schedule_compute(SimulationContext& ctx, int rank, int iteration, double start_s) {
+    const auto& buckets = ctx.plan.buckets;
+    IterationCompute result;
+    double t = start_s;
+    auto span = [&](const char* name, int index, double duration) {
+        if (duration > 0) ctx.recorder.add(Span{rank, Lane::compute, name, iteration, index, t, t + duration, 0});
+        t += duration;
+    };
+    span("forward", 0, ctx.scenario.model.forward_s());
+    for (size_t k = 0; k < buckets.size(); ++k) {
+        span("backward", static_cast<int>(k), buckets[k].backward_s);
+        result.bucket_ready_s.push_back(t);
+    }
+    span("backward", static_cast<int>(buckets.size()), ctx.plan.trailing_backward_s);
+    result.compute_end_s = t;
+    if (!ctx.scenario.training.strategy.overlap)
+        for (auto& ready : result.bucket_ready_s) ready = t;
+    return result;
+}
+
+void wait_until(double time_s) {
+    const double now = sg4::Engine::get_clock();
+    if (time_s > now) sg4::this_actor::sleep_for(time_s - now);
+}
+
+}  // namespace dtsim::sim

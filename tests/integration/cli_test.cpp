@@ -1,0 +1,96 @@
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "test_support.hpp"
+
+using namespace dtsim;
+
+namespace {
+
+nlohmann::json read_json(const std::string& path) {
+    std::ifstream in(path);
+    return nlohmann::json::parse(in);
+}
+
+}  // namespace
+
+TEST_CASE("every shipped scenario simulates", "[integration][cli]") {
+    int count = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(test::source_dir() / "scenarios")) {
+        if (entry.path().extension() != ".yaml") continue;
+        CAPTURE(entry.path().string());
+        const auto result = test::run_dtsim({"simulate", entry.path().string()});
+        CAPTURE(result.output);
+        CHECK(result.exit_code == 0);
+        CHECK_THAT(result.output, Catch::Contains("iteration time"));
+        ++count;
+    }
+    CHECK(count >= 3);
+}
+
+TEST_CASE("simulate writes JSON, a Perfetto trace and a database row", "[integration][cli]") {
+    test::TempDir dir;
+    const auto scenario = (test::source_dir() / "scenarios" / "resnet50-h100-ring.yaml").string();
+    const auto result = test::run_dtsim({"simulate", scenario, "--set", "cluster.nodes=2", "--json", dir.file("run.json"),
+                                         "--trace", dir.file("trace.json"), "--db", dir.file("runs.db")});
+    REQUIRE(result.exit_code == 0);
+    CHECK_THAT(result.output, Catch::Contains("stored as run 1"));
+    const auto json = read_json(dir.file("run.json"));
+    for (const char* key : {"gpus", "iteration_time_s", "samples_per_s", "speedup", "scaling_efficiency", "compute_time_s",
+                            "comm_time_s", "exposed_comm_time_s", "iterations"})
+        CHECK(json.contains(key));
+    CHECK(json["gpus"] == 16);
+    CHECK(json["iterations"][0].contains("index"));
+    const auto trace = read_json(dir.file("trace.json"));
+    CHECK(trace["traceEvents"].size() > 10);
+
+    const auto list = test::run_dtsim({"runs", "list", "--db", dir.file("runs.db")});
+    CHECK(list.exit_code == 0);
+    CHECK_THAT(list.output, Catch::Contains("resnet50-h100-ring"));
+    const auto show = test::run_dtsim({"runs", "show", "1", "--db", dir.file("runs.db")});
+    CHECK(show.exit_code == 0);
+    CHECK_THAT(show.output, Catch::Contains("iteration time"));
+    const auto missing = test::run_dtsim({"runs", "show", "9", "--db", dir.file("runs.db")});
+    CHECK(missing.exit_code == 4);
+}
+
+TEST_CASE("sweep runs every point and reports speedup per point", "[integration][cli][sweep]") {
+    test::TempDir dir;
+    const auto scenario = (test::source_dir() / "scenarios" / "resnet50-h100-ring.yaml").string();
+    const auto result = test::run_dtsim({"sweep", scenario, "--vary", "cluster.nodes=1,2,4", "--vary",
+                                         "training.strategy.bucket=25MB,50MB", "--jobs", "2", "--json",
+                                         dir.file("sweep.json"), "--db", dir.file("runs.db")});
+    CAPTURE(result.output);
+    REQUIRE(result.exit_code == 0);
+    CHECK_THAT(result.output, Catch::Contains("speedup"));
+    const auto json = read_json(dir.file("sweep.json"));
+    REQUIRE(json.size() == 6);
+    CHECK(json[0]["overrides"]["cluster.nodes"] == "1");
+    CHECK(json[5]["overrides"]["training.strategy.bucket"] == "50MB");
+    // More GPUs never lowers throughput in this communication-light configuration.
+    CHECK(json[4]["result"]["samples_per_s"].get<double>() > json[0]["result"]["samples_per_s"].get<double>());
+    const auto list = test::run_dtsim({"runs", "list", "--db", dir.file("runs.db")});
+    CHECK_THAT(list.output, Catch::Contains("6 "));
+}
+
+TEST_CASE("a sweep with a bad point fails before simulating anything", "[integration][cli][sweep]") {
+    const auto scenario = (test::source_dir() / "scenarios" / "resnet50-h100-ring.yaml").string();
+    const auto result = test::run_dtsim({"sweep", scenario, "--vary", "cluster.nodes=1,0"});
+    CHECK(result.exit_code == 2);
+    CHECK_THAT(result.output, Catch::Contains("cluster.nodes"));
+}
+
+TEST_CASE("a deadlocked simulation names the blocked actors and exits with 3", "[integration][cli][deadlock]") {
+    test::TempDir dir;
+    std::ofstream(dir.file("deadlock.yaml")) << test::closed_form_scenario(4, "{kind: allreduce, algorithm: ring}", "step", 1e6,
+                                                                           "100Gbps", "5us")
+                                             << "debug: {lose_message_to_rank: 1}\n";
+    const auto result = test::run_dtsim({"simulate", dir.file("deadlock.yaml")});
+    CAPTURE(result.output);
+    CHECK(result.exit_code == 3);
+    CHECK_THAT(result.output, Catch::Contains("deadlocked"));
+    CHECK_THAT(result.output, Catch::Contains("rank 1: waiting for a collective message (peer rank 0)"));
+}

@@ -1,0 +1,94 @@
+#include "test_support.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <sstream>
+#include <stdexcept>
+
+#include "dtsim/data_paths.hpp"
+#include "dtsim/run_store.hpp"
+#include "dtsim/sim/simulation.hpp"
+
+namespace dtsim::test {
+
+std::filesystem::path source_dir() { return DTSIM_TEST_SOURCE_DIR; }
+
+namespace {
+
+std::string shell_quote(const std::string& text) {
+    std::string quoted = "'";
+    for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
+}
+
+}  // namespace
+
+CommandResult run_dtsim(const std::vector<std::string>& arguments) {
+    std::string command = shell_quote(DTSIM_EXECUTABLE);
+    for (const auto& a : arguments) command += " " + shell_quote(a);
+    command += " 2>&1";
+    CommandResult result;
+    FILE* pipe = popen(command.c_str(), "r");
+    if (!pipe) throw std::runtime_error("cannot run " + command);
+    std::array<char, 4096> buffer{};
+    size_t n;
+    while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.output.append(buffer.data(), n);
+    const int status = pclose(pipe);
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return result;
+}
+
+Run simulate_in_child(const Scenario& scenario) {
+    TempDir dir;
+    const auto db = dir.file("child.db");
+    const pid_t pid = fork();
+    if (pid < 0) throw std::runtime_error("fork failed");
+    if (pid == 0) {
+        int code = 0;
+        try {
+            auto run = sim::simulate(scenario);
+            RunStore store(db);
+            store.append(run);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "simulation failed: %s\n", e.what());
+            code = 1;
+        }
+        _exit(code);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) throw std::runtime_error("simulation child failed");
+    RunStore store(db);
+    auto run = store.load(1);
+    if (!run) throw std::runtime_error("simulation child stored nothing");
+    return *run;
+}
+
+TempDir::TempDir() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "dtsim-test-XXXXXX").string();
+    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
+    path_ = pattern;
+}
+
+TempDir::~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+}
+
+std::string closed_form_scenario(int nodes, const std::string& strategy_yaml, const std::string& fidelity,
+                                 double gradient_bytes, const std::string& nic_bandwidth, const std::string& nic_latency) {
+    std::ostringstream yaml;
+    yaml.precision(17);
+    yaml << "name: closed-form\n"
+         << "cluster:\n  nodes: " << nodes << "\n  gpus_per_node: 1\n  gpu: h100-sxm\n"
+         << "  nic: {bandwidth: " << nic_bandwidth << ", latency: " << nic_latency << "}\n"
+         << "  fabric: {topology: star}\n  network_model: ideal\n"
+         << "model: {gradient_bytes: " << gradient_bytes << ", forward_time: 0s, backward_time: 0s, batch_per_gpu: 1, layers: 1}\n"
+         << "training:\n  iterations: 1\n  fidelity: " << fidelity << "\n  strategy: " << strategy_yaml << "\n";
+    return yaml.str();
+}
+
+}  // namespace dtsim::test

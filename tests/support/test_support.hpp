@@ -1,0 +1,46 @@
+#pragma once
+// Helpers shared by the tests: running the dtsim executable, simulating in a child process (SimGrid's
+// engine is process-wide), and temporary files.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "dtsim/run.hpp"
+#include "dtsim/scenario.hpp"
+
+namespace dtsim::test {
+
+struct CommandResult {
+    int exit_code = -1;
+    std::string output;  // stdout and stderr together
+};
+
+/// Runs build/bin/dtsim with these arguments.
+CommandResult run_dtsim(const std::vector<std::string>& arguments);
+
+/// Simulates in a forked child and returns the run (summary, iterations, spans).
+Run simulate_in_child(const Scenario& scenario);
+
+/// The repository's root (for scenarios/ and tests/data/).
+std::filesystem::path source_dir();
+
+/// A fresh directory removed when the object dies.
+class TempDir {
+public:
+    TempDir();
+    ~TempDir();
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    std::filesystem::path path() const { return path_; }
+    std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+private:
+    std::filesystem::path path_;
+};
+
+/// A scenario for closed-form checks: star fabric, ideal network, one GPU per node, zero compute,
+/// one bucket holding all gradients, one iteration.
+std::string closed_form_scenario(int nodes, const std::string& strategy_yaml, const std::string& fidelity,
+                                 double gradient_bytes, const std::string& nic_bandwidth, const std::string& nic_latency);
+
+}  // namespace dtsim::test

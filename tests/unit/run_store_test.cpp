@@ -1,0 +1,90 @@
+#include <catch2/catch.hpp>
+#include <sqlite3.h>
+
+#include <fstream>
+
+#include "dtsim/run_store.hpp"
+#include "test_support.hpp"
+
+using namespace dtsim;
+
+namespace {
+
+Run sample_run(const std::string& name, int spans) {
+    Run run;
+    run.scenario_name = name;
+    run.scenario_hash = "0123456789abcdef";
+    run.scenario_text = "name: " + name + "\n";
+    run.strategy = "allreduce/ring";
+    run.summary.gpus = 4;
+    run.summary.iteration_time_s = 0.125;
+    run.summary.speedup = 3.5;
+    run.iterations = {{0, 0.2}, {1, 0.125}};
+    run.ranks = {{0, 0, "gpu 0"}, {1, 0, "gpu 1"}};
+    for (int i = 0; i < spans; ++i)
+        run.spans.push_back(Span{i % 2, i % 3 == 0 ? Lane::comm : Lane::compute, "forward", 1, i, 0.1 * i, 0.1 * i + 0.05, 1e6 * i});
+    return run;
+}
+
+}  // namespace
+
+TEST_CASE("runs are appended with ids from 1 and read back equal", "[unit][store]") {
+    test::TempDir dir;
+    RunStore store(dir.file("runs.db"));
+    auto first = sample_run("a", 10);
+    auto second = sample_run("b", 7);
+    second.kind = RunKind::measured;
+    CHECK(store.append(first) == 1);
+    CHECK(store.append(second) == 2);
+    auto loaded = store.load(2);
+    REQUIRE(loaded);
+    CHECK(*loaded == second);
+    CHECK(*store.load(1) == first);
+    CHECK_FALSE(store.load(3));
+    const auto list = store.list();
+    REQUIRE(list.size() == 2);
+    CHECK(list[1].kind == RunKind::measured);
+    CHECK(list[0].scenario_name == "a");
+}
+
+TEST_CASE("a writer that finds the database locked fails cleanly and corrupts nothing", "[unit][store]") {
+    test::TempDir dir;
+    const auto path = dir.file("runs.db");
+    {
+        RunStore store(path);
+        auto run = sample_run("kept", 3);
+        store.append(run);
+    }
+    sqlite3* blocker = nullptr;
+    REQUIRE(sqlite3_open(path.c_str(), &blocker) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(blocker, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr) == SQLITE_OK);
+    {
+        RunStore waiting(path, 200);
+        auto run = sample_run("blocked", 3);
+        try {
+            waiting.append(run);
+            FAIL("append succeeded while the database was locked");
+        } catch (const StoreError& e) {
+            CHECK_THAT(e.what(), Catch::Contains("locked"));
+            CHECK_THAT(e.what(), Catch::Contains(path));
+        }
+    }
+    sqlite3_exec(blocker, "ROLLBACK", nullptr, nullptr, nullptr);
+    sqlite3_close(blocker);
+    RunStore store(path);
+    REQUIRE(store.list().size() == 1);
+    auto run = sample_run("after", 3);
+    CHECK(store.append(run) == 2);
+}
+
+TEST_CASE("a file that is not a runs database is refused with its name", "[unit][store]") {
+    test::TempDir dir;
+    const auto path = dir.file("not-a-db.db");
+    std::ofstream(path) << "this is not sqlite, just text that is long enough to have a header............";
+    try {
+        RunStore store(path);
+        FAIL("opened a non-database");
+    } catch (const StoreError& e) {
+        CHECK_THAT(e.what(), Catch::Contains(path));
+    }
+}

@@ -1,0 +1,110 @@
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "dtsim/input_error.hpp"
+#include "dtsim/scenario.hpp"
+#include "test_support.hpp"
+
+using namespace dtsim;
+
+namespace {
+
+const char* kBase = R"(name: base
+cluster:
+  nodes: 4
+  gpus_per_node: 8
+  gpu: h100-sxm
+  nic: ib-ndr
+model: {zoo: resnet50, batch_per_gpu: 64, precision: fp16}
+training:
+  iterations: 3
+  strategy: {kind: allreduce, algorithm: ring, bucket: 25MB, overlap: true}
+)";
+
+std::string error_of(const std::string& text, const std::vector<std::string>& overrides = {}) {
+    try {
+        load_scenario_text(text, "scenario.yaml", overrides);
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("a scenario resolves presets and defaults", "[unit][scenario]") {
+    const auto s = load_scenario_text(kBase, "scenario.yaml");
+    CHECK(s.cluster.gpus() == 32);
+    CHECK(s.cluster.nic.preset == "ib-ndr");
+    CHECK(s.cluster.nic.bytes_per_second == Approx(50e9));
+    CHECK(s.cluster.intra_node.preset == "nvlink4");  // the GPU preset's NVLink generation
+    CHECK(s.cluster.network_model == NetworkModel::ideal);
+    CHECK(s.training.strategy.bucket_bytes == 25e6);
+    CHECK(s.model.precision == Precision::fp16);
+    CHECK(s.model.gradient_bytes() == Approx(25557032.0 * 2));
+    CHECK(s.hash.size() == 16);
+}
+
+TEST_CASE("command-line overrides are applied and change the hash", "[unit][scenario]") {
+    const auto base = load_scenario_text(kBase, "scenario.yaml");
+    const auto changed = load_scenario_text(kBase, "scenario.yaml", {"cluster.nodes=16", "training.strategy.bucket=50MB"});
+    CHECK(changed.cluster.nodes == 16);
+    CHECK(changed.training.strategy.bucket_bytes == 50e6);
+    CHECK(changed.hash != base.hash);
+    const auto map_value = load_scenario_text(kBase, "scenario.yaml", {"cluster.nic={bandwidth: 200Gbps, latency: 3us}"});
+    CHECK(map_value.cluster.nic.bytes_per_second == Approx(25e9));
+    CHECK(map_value.cluster.nic.efficiency == 1.0);
+}
+
+TEST_CASE("errors name the file, line, key and what was expected", "[unit][scenario]") {
+    const std::string wrong_unit = std::string(kBase) + "seed: 7\n";
+    auto message = error_of(std::string(kBase).replace(std::string(kBase).find("ib-ndr"), 6, "{bandwidth: 40 gigs, latency: 2us}"));
+    CHECK_THAT(message, Catch::Contains("scenario.yaml:6"));
+    CHECK_THAT(message, Catch::Contains("key 'cluster.nic.bandwidth'"));
+    CHECK_THAT(message, Catch::Contains("400Gbps"));
+
+    message = error_of(std::string(kBase) + "trainig: {}\n");
+    CHECK_THAT(message, Catch::Contains("key 'trainig'"));
+    CHECK_THAT(message, Catch::Contains("did you mean 'training'"));
+
+    message = error_of(kBase, {"cluster.nodes=0"});
+    CHECK_THAT(message, Catch::Contains("--set cluster.nodes=0"));
+    CHECK_THAT(message, Catch::Contains("key 'cluster.nodes'"));
+}
+
+TEST_CASE("single_gpu_step_time scales compute to the measured step", "[unit][scenario]") {
+    const auto s = load_scenario_text(kBase, "scenario.yaml", {"model.single_gpu_step_time=97ms"});
+    CHECK(s.model.forward_s() + s.model.backward_s() == Approx(0.097).epsilon(1e-12));
+    const auto unscaled = load_scenario_text(kBase, "scenario.yaml");
+    // The per-layer split is kept: every layer is scaled by the same factor.
+    const double factor = s.model.layers[10].forward_s / unscaled.model.layers[10].forward_s;
+    CHECK(s.model.layers[40].backward_s / unscaled.model.layers[40].backward_s == Approx(factor).epsilon(1e-12));
+}
+
+TEST_CASE("the direct model form spreads gradients evenly over backward", "[unit][scenario]") {
+    const auto s = load_scenario_text(R"(name: direct
+cluster: {nodes: 2, gpu: a100-sxm, nic: eth-100g}
+model: {gradient_bytes: 100MB, forward_time: 30ms, backward_time: 60ms, batch_per_gpu: 32, layers: 4}
+training: {strategy: {kind: parameter-server, servers: 2}}
+)",
+                                      "direct.yaml");
+    REQUIRE(s.model.layers.size() == 4);
+    CHECK(s.model.gradient_bytes() == Approx(100e6));
+    CHECK(s.model.forward_s() == Approx(0.03));
+    CHECK(s.model.backward_s() == Approx(0.06));
+    CHECK(s.model.layers[0].gradient_bytes == Approx(25e6));
+    CHECK(s.training.strategy.kind == StrategyKind::parameter_server);
+    CHECK(s.training.strategy.aggregation_bytes_per_second.has_value());
+}
+
+TEST_CASE("every shipped scenario loads", "[unit][scenario]") {
+    int count = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(test::source_dir() / "scenarios")) {
+        if (entry.path().extension() != ".yaml") continue;
+        CAPTURE(entry.path().string());
+        CHECK_NOTHROW(load_scenario_file(entry.path().string()));
+        ++count;
+    }
+    CHECK(count >= 3);
+}

@@ -1,0 +1,24 @@
+#include <catch2/catch.hpp>
+
+#include "dtsim/input_error.hpp"
+#include "sweep_points.hpp"
+
+using namespace dtsim;
+
+TEST_CASE("sweep values split on top-level commas only", "[unit][sweep]") {
+    auto axis = cli::parse_vary_option("cluster.nodes=1,2,4");
+    CHECK(axis.key == "cluster.nodes");
+    CHECK(axis.values == std::vector<std::string>{"1", "2", "4"});
+    axis = cli::parse_vary_option("training.strategy={kind: allreduce},{kind: parameter-server, servers: 4}");
+    REQUIRE(axis.values.size() == 2);
+    CHECK(axis.values[1] == "{kind: parameter-server, servers: 4}");
+    CHECK_THROWS_AS(cli::parse_vary_option("cluster.nodes"), InputError);
+    CHECK_THROWS_AS(cli::parse_vary_option("cluster.nodes=1,,2"), InputError);
+}
+
+TEST_CASE("sweep points are the cross product of the axes", "[unit][sweep]") {
+    const auto points = cli::expand_sweep({{"a", {"1", "2"}}, {"b", {"x", "y", "z"}}});
+    REQUIRE(points.size() == 6);
+    CHECK(cli::as_overrides(points[0]) == std::vector<std::string>{"a=1", "b=x"});
+    CHECK(cli::as_overrides(points[5]) == std::vector<std::string>{"a=2", "b=z"});
+}
