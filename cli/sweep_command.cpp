@@ -28,6 +28,13 @@ struct SweepOptions {
     bool quiet = false;
 };
 
+// A sweep value as a table cell: "{kind: allreduce, algorithm: ring}" reads "allreduce, algorithm: ring".
+std::string display_value(std::string value) {
+    if (value.size() >= 2 && value.front() == '{' && value.back() == '}') value = value.substr(1, value.size() - 2);
+    if (value.rfind("kind: ", 0) == 0) value = value.substr(6);
+    return value;
+}
+
 // One finished point as exchanged between MPI ranks: its index, exit code, result and error text.
 nlohmann::json point_record(size_t index, const ChildResult& result) {
     return {{"index", index}, {"exit_code", result.exit_code}, {"json", result.output_json}, {"error", result.error_text}};
@@ -48,7 +55,7 @@ void print_sweep_table(std::ostream& out, const Scenario& base, const std::vecto
     TextTable table(headers, right);
     for (size_t i = 0; i < points.size(); ++i) {
         std::vector<std::string> row{std::to_string(i + 1)};
-        for (const auto& [key, value] : points[i]) row.push_back(value);
+        for (const auto& [key, value] : points[i]) row.push_back(display_value(value));
         const auto& r = results[i];
         if (r.is_null()) {
             row.push_back("failed");

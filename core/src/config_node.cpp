@@ -52,13 +52,15 @@ ConfigNode::ConfigNode(YAML::Node node, std::string path, std::shared_ptr<const 
     : node_(std::move(node)), path_(std::move(path)), source_(std::move(source)) {}
 
 ConfigNode ConfigNode::parse(const std::string& text, std::shared_ptr<const DocumentSource> source) {
+    YAML::Node root;
     try {
-        return ConfigNode(YAML::Load(text), "", std::move(source));
+        root = YAML::Load(text);
     } catch (const YAML::Exception& e) {
         std::ostringstream message;
         message << source->file << ":" << e.mark.line + 1 << ": YAML syntax error: " << e.msg;
         throw InputError(message.str());
     }
+    return ConfigNode(root, "", std::move(source));
 }
 
 std::string ConfigNode::key_path(std::string_view key) const {
@@ -82,9 +84,13 @@ std::string ConfigNode::location(std::string_view key) const {
     return source_->file + ":" + std::to_string(line >= 0 ? line + 1 : 1);
 }
 
-void ConfigNode::fail(std::string_view key, const std::string& expected) const {
+std::string ConfigNode::where(std::string_view key) const {
     const std::string full = key_path(key);
-    throw InputError(location(key) + ": key '" + (full.empty() ? "<document>" : full) + "': " + expected);
+    return location(key) + ": key '" + (full.empty() ? "<document>" : full) + "'";
+}
+
+void ConfigNode::fail(std::string_view key, const std::string& expected) const {
+    throw InputError(where(key) + ": " + expected);
 }
 
 bool ConfigNode::has(std::string_view key) const {
@@ -216,6 +222,7 @@ std::string ConfigNode::choice(std::string_view key, std::initializer_list<std::
 void ConfigNode::require_map_with_keys(std::initializer_list<std::string_view> allowed) const {
     if (!node_.IsMap()) fail("", "expected a mapping of keys, got " + quoted_value(node_));
     std::vector<std::string> candidates(allowed.begin(), allowed.end());
+    std::vector<std::string> seen;
     for (const auto& entry : node_) {
         if (!entry.first.IsScalar() && !entry.first.IsNull()) {
             // A complex key (`? [a, b]` or `? {a: b}`): report it at its own line unless --set supplied it.
@@ -227,6 +234,12 @@ void ConfigNode::require_map_with_keys(std::initializer_list<std::string_view> a
                              quoted_value(entry.first) + " as a key");
         }
         const auto key = entry.first.as<std::string>();
+        if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
+            // yaml-cpp keeps the first of two equal keys; silently ignoring the second would hide a mistake.
+            throw InputError(source_->file + ":" + std::to_string(entry.first.Mark().line + 1) + ": key '" + key_path(key) +
+                             "': appears twice in the same section; expected each key once");
+        }
+        seen.push_back(key);
         if (std::find(candidates.begin(), candidates.end(), key) != candidates.end()) continue;
         auto hint = closest_match(key, candidates);
         std::string known;

@@ -56,16 +56,6 @@ namespace {
 constexpr long long kMaxNodes = 1 << 20;
 constexpr long long kMaxGpusPerNode = 1024;
 
-std::string where(const ConfigNode& node, const std::string& key) {
-    // Reuse ConfigNode's location logic through a failing call's message prefix.
-    try {
-        node.fail(key, "");
-    } catch (const InputError& e) {
-        std::string message = e.what();
-        return message.substr(0, message.rfind(": key '"));
-    }
-}
-
 LinkSpec read_link(const ConfigNode& parent, const std::string& key, const std::string& default_preset) {
     LinkSpec link;
     std::string preset = default_preset;
@@ -78,7 +68,7 @@ LinkSpec read_link(const ConfigNode& parent, const std::string& key, const std::
         if (section->has("preset")) preset = section->text("preset");
     }
     if (!preset.empty()) {
-        auto net = load_network_preset(preset, where(section ? *section : parent, section ? "preset" : key));
+        auto net = load_network_preset(preset, section ? section->where("preset") : parent.where(key));
         link = LinkSpec{preset, net.bytes_per_second, net.latency_s, net.efficiency};
     }
     if (section) {
@@ -102,7 +92,7 @@ ClusterSpec read_cluster(const ConfigNode& doc) {
     ClusterSpec cluster;
     cluster.nodes = static_cast<int>(node.integer("nodes", 1, kMaxNodes));
     cluster.gpus_per_node = static_cast<int>(node.has("gpus_per_node") ? node.integer("gpus_per_node", 1, kMaxGpusPerNode) : 1);
-    cluster.gpu = load_gpu_preset(node.text("gpu"), where(node, "gpu"));
+    cluster.gpu = load_gpu_preset(node.text("gpu"), node.where("gpu"));
     cluster.intra_node = read_link(node, "intra_node", cluster.gpu.intra_node);
     cluster.nic = read_link(node, "nic", "");
     if (node.has("fabric")) {
@@ -138,9 +128,9 @@ ModelSpec read_model(const ConfigNode& doc, const GpuPreset& gpu) {
     model.batch_per_gpu = static_cast<int>(node.integer("batch_per_gpu", 1, 1 << 20));
     if (zoo) {
         node.require_map_with_keys({"zoo", "batch_per_gpu", "precision", "single_gpu_step_time", "efficiency"});
-        auto entry = load_zoo_model(node.text("zoo"), where(node, "zoo"));
+        auto entry = load_zoo_model(node.text("zoo"), node.where("zoo"));
         model.name = entry.name;
-        const double peak = gpu.peak_for(model.precision, where(node, "precision"));
+        const double peak = gpu.peak_for(model.precision, node.has("precision") ? node.where("precision") : node.where("zoo"));
         const double efficiency = node.has("efficiency") ? node.number("efficiency", 0.01, 1.0) : gpu.gemm_efficiency;
         ComputeRates rates{peak * efficiency, gpu.memory_bytes_per_second * gpu.memory_efficiency};
         model.layers = layer_times(entry, model.batch_per_gpu, model.precision, rates);
@@ -177,7 +167,7 @@ StrategySpec read_strategy(const ConfigNode& training, const ClusterSpec& cluste
     } else {
         node.require_map_with_keys({"kind", "servers", "placement", "sync", "bucket", "overlap", "aggregation_bandwidth"});
         strategy.kind = StrategyKind::parameter_server;
-        strategy.servers = static_cast<int>(node.has("servers") ? node.integer("servers", 1, 1 << 16) : 1);
+        strategy.servers = static_cast<int>(node.has("servers") ? node.integer("servers", 1, 4096) : 1);
         if (node.has("placement"))
             strategy.placement = node.choice("placement", {"dedicated", "colocated"}) == "dedicated" ? ServerPlacement::dedicated
                                                                                                      : ServerPlacement::colocated;
@@ -235,7 +225,27 @@ std::vector<SweepAxis> read_sweep(const ConfigNode& doc) {
     return axes;
 }
 
-Scenario build_scenario(YAML::Node root, std::shared_ptr<DocumentSource> source, const std::vector<std::string>& overrides) {
+Scenario build_scenario(YAML::Node root, std::shared_ptr<DocumentSource> source, const std::vector<std::string>& overrides,
+                        bool check_sweep_values);
+
+// Every value listed under `sweep:` must give a valid scenario: a bad one is reported at its sweep entry
+// now, not when `dtsim sweep` reaches it.
+void check_sweep_values(const YAML::Node& root, const DocumentSource& source, const std::vector<SweepAxis>& axes,
+                        const ConfigNode& sweep) {
+    for (const auto& axis : axes)
+        for (const auto& value : axis.values) {
+            try {
+                build_scenario(YAML::Clone(root), std::make_shared<DocumentSource>(source), {axis.key + "=" + value}, false);
+            } catch (const InputError& e) {
+                std::string reason = e.what();
+                if (reason.rfind("command line (", 0) == 0) reason = reason.substr(reason.find("): ") + 3);
+                sweep.fail(axis.key, "the value " + value + " does not give a valid scenario: " + reason);
+            }
+        }
+}
+
+Scenario build_scenario(YAML::Node root, std::shared_ptr<DocumentSource> source, const std::vector<std::string>& overrides,
+                        bool check_sweep) {
     for (const auto& assignment : overrides) apply_override(root, assignment, *source);
     ConfigNode doc(root, "", source);
     if (!root.IsMap()) doc.fail("", "expected a scenario mapping with name, cluster, model and training");
@@ -251,6 +261,7 @@ Scenario build_scenario(YAML::Node root, std::shared_ptr<DocumentSource> source,
     scenario.training = read_training(doc, scenario.cluster);
     if (doc.has("seed")) scenario.seed = static_cast<std::uint64_t>(doc.integer("seed", 0, (1LL << 62)));
     scenario.sweep = read_sweep(doc);
+    if (check_sweep && !scenario.sweep.empty()) check_sweep_values(root, *source, scenario.sweep, doc.child("sweep"));
     if (doc.has("debug")) {
         auto debug = doc.child("debug");
         debug.require_map_with_keys({"lose_message_to_rank"});
@@ -269,7 +280,7 @@ Scenario build_scenario(YAML::Node root, std::shared_ptr<DocumentSource> source,
 Scenario load_scenario_text(const std::string& text, const std::string& file_label, const std::vector<std::string>& overrides) {
     auto source = std::make_shared<DocumentSource>(DocumentSource{file_label, {}});
     auto doc = ConfigNode::parse(text, source);
-    return build_scenario(doc.yaml(), source, overrides);
+    return build_scenario(doc.yaml(), source, overrides, true);
 }
 
 Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& overrides) {

@@ -2,12 +2,17 @@
 // P equal shards, as BytePS-style partitioning does). Workers push each bucket's shards as soon as the
 // bucket is ready, servers aggregate every arriving shard (a cost on the server host) and, once all
 // workers' shards of a bucket are in, send the updated shard back to every worker.
+//
+// In `flow` fidelity the GPUs of a node talk to the servers as one endpoint: one flow per (node,
+// server) carries all of the node's shards. The node's GPUs share its NIC either way; this keeps the
+// number of flows in flight, which SimGrid's cost grows with, eight times smaller on 8-GPU nodes.
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
 #include <simgrid/s4u/Semaphore.hpp>
 
+#include <algorithm>
 #include <deque>
 #include <memory>
 
@@ -31,26 +36,51 @@ double shard_bytes(const SimulationContext& ctx, size_t bucket) {
     return ctx.plan.buckets[bucket].bytes / ctx.scenario.training.strategy.servers;
 }
 
-void worker_actor(SimulationContext* ctx, int rank, int slot) {
+// The workers that talk to the servers as one: a whole node in flow fidelity, else a single GPU.
+struct Endpoint {
+    int index = 0;       // endpoint number, also its pull mailbox
+    int first_rank = 0;  // the GPUs rank_first .. rank_first + ranks - 1
+    int ranks = 1;
+};
+
+int endpoint_size(const SimulationContext& ctx) {
+    return ctx.scenario.training.fidelity == Fidelity::flow ? ctx.scenario.cluster.gpus_per_node : 1;
+}
+
+int endpoint_count(const SimulationContext& ctx) { return ctx.workers / endpoint_size(ctx); }
+
+void worker_actor(SimulationContext* ctx, Endpoint endpoint, int slot) {
     const int servers = ctx->scenario.training.strategy.servers;
     const auto bucket_count = ctx->plan.buckets.size();
-    auto* pulls = pull_mailbox(rank);
+    auto* pulls = pull_mailbox(endpoint.index);
     pulls->set_receiver(sg4::Actor::self());  // shards are delivered as soon as servers send them
     auto& state = ctx->state(slot);
+    // Records a communication span on every GPU of the endpoint.
+    auto record_all = [&](const char* name, int it, int bucket, double start, double bytes) {
+        for (int r = 0; r < endpoint.ranks; ++r) ctx->record(endpoint.first_rank + r, Lane::comm, name, it, bucket, start, bytes);
+    };
     for (int it = 0; it < ctx->scenario.training.iterations; ++it) {
         state.iteration = it;
-        const auto compute = schedule_compute(*ctx, rank, it, sg4::Engine::get_clock());
+        const double iteration_start = sg4::Engine::get_clock();
+        std::vector<double> ready(bucket_count, 0.0);
+        double compute_end = 0;
+        for (int r = 0; r < endpoint.ranks; ++r) {
+            const auto compute = schedule_compute(*ctx, endpoint.first_rank + r, it, iteration_start);
+            for (size_t k = 0; k < bucket_count; ++k) ready[k] = std::max(ready[k], compute.bucket_ready_s[k]);
+            compute_end = std::max(compute_end, compute.compute_end_s);
+        }
         for (size_t k = 0; k < bucket_count; ++k) {
             state.bucket = static_cast<int>(k);
-            wait_until(compute.bucket_ready_s[k]);
+            wait_until(ready[k]);
             const double start = sg4::Engine::get_clock();
             std::vector<sg4::CommPtr> sends;
             for (int p = 0; p < servers; ++p)
                 sends.push_back(push_mailbox(p)->put_async(new ShardMessage{static_cast<int>(k), it},
-                                                           static_cast<uint64_t>(shard_bytes(*ctx, k))));
+                                                           static_cast<uint64_t>(endpoint.ranks * shard_bytes(*ctx, k))));
             state.waiting_for = "its pushes to the servers to complete";
+            state.peer = -1;
             sg4::Comm::wait_all(sends);
-            ctx->record(rank, Lane::comm, "push", it, static_cast<int>(k), start, ctx->plan.buckets[k].bytes);
+            record_all("push", it, static_cast<int>(k), start, ctx->plan.buckets[k].bytes);
         }
         std::vector<int> shards_in(bucket_count, 0);
         double start = sg4::Engine::get_clock();
@@ -58,23 +88,58 @@ void worker_actor(SimulationContext* ctx, int rank, int slot) {
             state.waiting_for = "updated parameters from the servers";
             state.bucket = -1;
             std::unique_ptr<ShardMessage> message(pulls->get<ShardMessage>());
-            if (++shards_in[static_cast<size_t>(message->bucket)] == servers) {
-                ctx->record(rank, Lane::comm, "pull", it, message->bucket, start,
-                            ctx->plan.buckets[static_cast<size_t>(message->bucket)].bytes);
+            const auto k = static_cast<size_t>(message->bucket);
+            if (++shards_in[k] == servers) {
+                record_all("pull", it, message->bucket, start, ctx->plan.buckets[k].bytes);
                 start = sg4::Engine::get_clock();
             }
         }
-        wait_until(compute.compute_end_s);
-        ctx->recorder.iteration_done(rank, it, sg4::Engine::get_clock());
+        wait_until(compute_end);
+        for (int r = 0; r < endpoint.ranks; ++r) ctx->recorder.iteration_done(endpoint.first_rank + r, it, sg4::Engine::get_clock());
     }
     pulls->set_receiver(nullptr);
     state.finished = true;
 }
 
-// Hands buckets whose aggregation is complete from a server's receiver to its sender.
+// Hands buckets whose aggregation completes (at `ready_s`) from a server's receiver to its sender.
 struct ServerQueue {
+    struct Entry {
+        int bucket;
+        double ready_s;
+    };
     sg4::SemaphorePtr ready = sg4::Semaphore::create(0);
-    std::deque<int> buckets;
+    std::deque<Entry> buckets;
+};
+
+// A server sums shards one after another as they arrive. Nothing else runs on the server's processor,
+// so when each sum ends is known on arrival; consecutive sums of one bucket are recorded as one span.
+class Aggregator {
+public:
+    Aggregator(SimulationContext& ctx, int server_rank) : ctx_(ctx), rank_(server_rank) {}
+    /// Returns when the shard arriving now is summed.
+    double add(int iteration, int bucket, double arrival_s, double seconds, double bytes) {
+        const double start = std::max(busy_until_, arrival_s);
+        if (!(open_ && span_.iteration == iteration && span_.index == bucket && span_.end_s == start)) {
+            flush();
+            span_ = Span{rank_, Lane::compute, "aggregate", iteration, bucket, start, start, 0};
+            open_ = true;
+        }
+        span_.end_s = start + seconds;
+        span_.bytes += bytes;
+        busy_until_ = span_.end_s;
+        return busy_until_;
+    }
+    void flush() {
+        if (open_ && span_.end_s > span_.start_s) ctx_.recorder.add(span_);
+        open_ = false;
+    }
+
+private:
+    SimulationContext& ctx_;
+    int rank_;
+    double busy_until_ = 0;
+    bool open_ = false;
+    Span span_;
 };
 
 void server_receiver_actor(SimulationContext* ctx, int server, std::shared_ptr<ServerQueue> queue, int slot) {
@@ -84,24 +149,24 @@ void server_receiver_actor(SimulationContext* ctx, int server, std::shared_ptr<S
     pushes->set_receiver(sg4::Actor::self());
     auto& state = ctx->state(slot);
     const auto bucket_count = ctx->plan.buckets.size();
+    Aggregator aggregator(*ctx, server_rank);
     for (int it = 0; it < ctx->scenario.training.iterations; ++it) {
         state.iteration = it;
         std::vector<int> arrived(bucket_count, 0);
-        for (size_t m = 0; m < bucket_count * static_cast<size_t>(ctx->workers); ++m) {
+        for (size_t m = 0; m < bucket_count * static_cast<size_t>(endpoint_count(*ctx)); ++m) {
             state.waiting_for = "gradient shards from the workers";
             std::unique_ptr<ShardMessage> message(pushes->get<ShardMessage>());
             const auto k = static_cast<size_t>(message->bucket);
-            if (strategy.aggregation_bytes_per_second) {
-                const double start = sg4::Engine::get_clock();
-                sg4::this_actor::execute(shard_bytes(*ctx, k) / *strategy.aggregation_bytes_per_second * kHostSpeed);
-                ctx->record(server_rank, Lane::compute, "aggregate", it, message->bucket, start, shard_bytes(*ctx, k));
-            }
-            if (++arrived[k] == ctx->workers) {
-                queue->buckets.push_back(message->bucket);
+            const double bytes = endpoint_size(*ctx) * shard_bytes(*ctx, k);
+            const double seconds = strategy.aggregation_bytes_per_second ? bytes / *strategy.aggregation_bytes_per_second : 0;
+            const double summed = aggregator.add(it, message->bucket, sg4::Engine::get_clock(), seconds, bytes);
+            if (++arrived[k] == endpoint_count(*ctx)) {
+                queue->buckets.push_back({message->bucket, summed});
                 queue->ready->release();
             }
         }
     }
+    aggregator.flush();
     pushes->set_receiver(nullptr);
     state.finished = true;
 }
@@ -114,17 +179,18 @@ void server_sender_actor(SimulationContext* ctx, int server, std::shared_ptr<Ser
         for (size_t j = 0; j < ctx->plan.buckets.size(); ++j) {
             state.waiting_for = "a bucket to finish aggregating";
             queue->ready->acquire();
-            const int k = queue->buckets.front();
+            const auto [k, ready_s] = queue->buckets.front();
             queue->buckets.pop_front();
-            const double bytes = shard_bytes(*ctx, static_cast<size_t>(k));
+            wait_until(ready_s);
+            const double bytes = endpoint_size(*ctx) * shard_bytes(*ctx, static_cast<size_t>(k));
             const double start = sg4::Engine::get_clock();
             std::vector<sg4::CommPtr> sends;
-            for (int w = 0; w < ctx->workers; ++w)
-                if (!ctx->lose_message_to(w))
-                    sends.push_back(pull_mailbox(w)->put_async(new ShardMessage{k, it}, static_cast<uint64_t>(bytes)));
+            for (int e = 0; e < endpoint_count(*ctx); ++e)
+                if (!ctx->lose_message_to(e * endpoint_size(*ctx)))
+                    sends.push_back(pull_mailbox(e)->put_async(new ShardMessage{k, it}, static_cast<uint64_t>(bytes)));
             state.waiting_for = "its parameter sends to complete";
             sg4::Comm::wait_all(sends);
-            ctx->record(server_rank, Lane::comm, "send", it, k, start, bytes * ctx->workers);
+            ctx->record(server_rank, Lane::comm, "send", it, k, start, bytes * endpoint_count(*ctx));
         }
     }
     state.finished = true;
@@ -133,10 +199,14 @@ void server_sender_actor(SimulationContext* ctx, int server, std::shared_ptr<Ser
 }  // namespace
 
 void spawn_parameter_server_actors(SimulationContext& ctx) {
-    for (int rank = 0; rank < ctx.workers; ++rank) {
-        const int slot = ctx.register_actor("rank " + std::to_string(rank));
-        sg4::Actor::create("ps-worker-" + std::to_string(rank), ctx.platform.gpu_hosts[static_cast<size_t>(rank)],
-                           worker_actor, &ctx, rank, slot);
+    const int size = endpoint_size(ctx);
+    for (int e = 0; e < endpoint_count(ctx); ++e) {
+        const Endpoint endpoint{e, e * size, size};
+        const std::string ranks = size == 1 ? "rank " + std::to_string(e * size)
+                                            : "ranks " + std::to_string(e * size) + "-" + std::to_string(e * size + size - 1);
+        const int slot = ctx.register_actor(ranks);
+        sg4::Actor::create("ps-worker-" + std::to_string(e), ctx.platform.gpu_hosts[static_cast<size_t>(e * size)],
+                           worker_actor, &ctx, endpoint, slot);
     }
     for (int p = 0; p < ctx.scenario.training.strategy.servers; ++p) {
         auto queue = std::make_shared<ServerQueue>();

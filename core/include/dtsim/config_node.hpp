@@ -50,6 +50,8 @@ public:
     /// did-you-mean suggestion.
     void require_map_with_keys(std::initializer_list<std::string_view> allowed) const;
 
+    /// "FILE:LINE: key 'a.b.c'" (or the --set option that gave it): the prefix of every message about `key`.
+    std::string where(std::string_view key) const;
     /// Throws an InputError located at `key` inside this node (or at this node when key is empty).
     [[noreturn]] void fail(std::string_view key, const std::string& expected) const;
 
