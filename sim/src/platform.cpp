@@ -38,7 +38,13 @@ class LinkPool {
 public:
     LinkPool(sg4::NetZone* root, const Scenario& scenario) {
         const auto& cluster = scenario.cluster;
-        local_ = root->create_link("local", kUnboundedBytesPerSecond)->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE)->seal();
+        // One per node and server: a route must not cross the same link twice (SimGrid 3.32 then
+        // mis-shares bandwidth among the flows on it).
+        const int leaves = cluster.nodes + dedicated_servers(scenario);
+        for (int leaf = 0; leaf < leaves; ++leaf)
+            local_.push_back(root->create_link("local-" + std::to_string(leaf), kUnboundedBytesPerSecond)
+                                 ->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE)
+                                 ->seal());
         if (cluster.gpus_per_node > 1)
             for (int n = 0; n < cluster.nodes; ++n)
                 for (int g = 0; g < cluster.gpus_per_node; ++g)
@@ -46,13 +52,13 @@ public:
                     intra_.push_back(duplex_link(root, "nvlink-" + std::to_string(n) + "-" + std::to_string(g),
                                                  cluster.intra_node.effective_bytes_per_second(), cluster.intra_node.latency_s / 2));
     }
-    sg4::Link* local() const { return local_; }
+    sg4::Link* local(int leaf) const { return local_[static_cast<size_t>(leaf)]; }
     sg4::Link* intra(int node, int gpu, int gpus_per_node) const {
         return intra_[static_cast<size_t>(node) * gpus_per_node + gpu];
     }
 
 private:
-    sg4::Link* local_ = nullptr;
+    std::vector<sg4::Link*> local_;
     std::vector<sg4::Link*> intra_;
 };
 
@@ -90,11 +96,11 @@ std::pair<NetPoint*, NetPoint*> build_leaf(sg4::NetZone* parent, int leaf, const
     const auto& cluster = scenario.cluster;
     if (leaf < cluster.nodes) {
         auto intra = [&](int gpu) { return links.intra(leaf, gpu, cluster.gpus_per_node); };
-        return build_node(parent, node_name(leaf), cluster.gpus_per_node, intra, links.local(), platform.gpu_hosts);
+        return build_node(parent, node_name(leaf), cluster.gpus_per_node, intra, links.local(leaf), platform.gpu_hosts);
     }
     const int server = leaf - cluster.nodes;
     platform.server_nodes.push_back(leaf);
-    return build_node(parent, server_name(server), 1, [](int) { return nullptr; }, links.local(), platform.server_hosts);
+    return build_node(parent, server_name(server), 1, [](int) { return nullptr; }, links.local(leaf), platform.server_hosts);
 }
 
 void place_colocated_servers(const Scenario& scenario, Platform& platform) {

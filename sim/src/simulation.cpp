@@ -25,6 +25,10 @@ void configure_engine(int actors) {
     // Actors keep little on their stacks (64 KiB leaves a wide margin); small stacks keep 16k-rank runs
     // within memory.
     sg4::Engine::set_config("contexts/stack-size:64");
+    // SimGrid 3.32's default lazy network update gives wrong shares when several flows that share a
+    // bottleneck start together (found with two parameter servers: flows to the second server ignored
+    // its link); the full update is exact.
+    sg4::Engine::set_config("network/optim:Full");
     // Guard pages cost one memory mapping each and cap a run near 32k actors (vm.max_map_count).
     if (actors > 16000) sg4::Engine::set_config("contexts/guard-size:0");
 }

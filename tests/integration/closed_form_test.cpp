@@ -49,6 +49,19 @@ TEST_CASE("synchronous parameter server matches 2(W S/(P B) + L)", "[integration
     CHECK(with_aggregation > free_aggregation);
 }
 
+TEST_CASE("colocated parameter servers match 2((W-1) S/(P B) + L)", "[integration][closed-form]") {
+    // Server p runs on node p: its own worker's shard never leaves the node, so each server's link
+    // carries W-1 shards each way.
+    const auto [workers, servers] = GENERATE(table<int, int>({{8, 1}, {8, 2}, {8, 4}, {6, 3}}));
+    CAPTURE(workers, servers);
+    const double expected = 2 * ((workers - 1) * kBytes / (servers * kBandwidth) + kLatency);
+    const double simulated = simulated_iteration(workers, "{kind: parameter-server, servers: " + std::to_string(servers) +
+                                                              ", placement: colocated, bucket: 1GB, aggregation_bandwidth: unlimited}",
+                                                 "step");
+    CAPTURE(simulated, expected);
+    CHECK(relative_error(simulated, expected) <= 1e-6);
+}
+
 TEST_CASE("hierarchical all-reduce on one GPU per node is the ring", "[integration][closed-form]") {
     const double n = 8;
     const double expected = 2.0 * (n - 1) * kLatency + 2.0 * (n - 1) / n * kBytes / kBandwidth;
