@@ -52,10 +52,10 @@ demo() {
 run_tests() {
   echo "== tests (release build)"
   ctest --preset release
-  echo "== tests under AddressSanitizer + UndefinedBehaviorSanitizer (build-sanitize/)"
+  echo "== unit and integration tests under AddressSanitizer + UndefinedBehaviorSanitizer (build-sanitize/)"
   cmake --preset sanitize >/dev/null
   cmake --build --preset sanitize
-  ASAN_OPTIONS=detect_leaks=0 ctest --preset sanitize
+  ctest --preset sanitize
   echo "== fuzzing the scenario loader (build-fuzz/)"
   tools/run-fuzz.sh 25
 }

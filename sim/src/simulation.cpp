@@ -18,10 +18,6 @@ namespace {
 constexpr int kActorsListedOnDeadlock = 12;
 
 void configure_engine(int actors) {
-#if defined(__SANITIZE_ADDRESS__)
-    // SimGrid's raw stack switching confuses AddressSanitizer; threads are slower but clean.
-    sg4::Engine::set_config("contexts/factory:thread");
-#endif
     // Actors keep little on their stacks (64 KiB leaves a wide margin); small stacks keep 16k-rank runs
     // within memory.
     sg4::Engine::set_config("contexts/stack-size:64");
@@ -70,9 +66,17 @@ std::string describe_strategy(const StrategySpec& strategy) {
 }
 
 Run simulate(const Scenario& scenario) {
-    int argc = 1;
     char name[] = "dtsim";
+#if defined(__SANITIZE_ADDRESS__)
+    // SimGrid's stack switching confuses AddressSanitizer; threads are slower but clean. The context
+    // factory is chosen when the engine starts, so it is passed as an engine argument.
+    char factory[] = "--cfg=contexts/factory:thread";
+    char* argv[] = {name, factory, nullptr};
+    int argc = 2;
+#else
     char* argv[] = {name, nullptr};
+    int argc = 1;
+#endif
     xbt_log_control_set("root.thresh:critical");
     sg4::Engine engine(&argc, argv);
     // SimGrid's own deadlock dump is replaced by ours, which names ranks and what they wait for.

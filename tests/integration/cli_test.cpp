@@ -76,6 +76,20 @@ TEST_CASE("sweep runs every point and reports speedup per point", "[integration]
     CHECK_THAT(list.output, Catch::Contains("6 "));
 }
 
+TEST_CASE("under mpirun a sweep splits its points over the ranks and rank 0 prints them all", "[integration][cli][mpi]") {
+    test::TempDir dir;
+    const auto scenario = (test::source_dir() / "scenarios" / "resnet50-h100-ring.yaml").string();
+    const auto result = test::run_command("mpirun", {"--allow-run-as-root", "--oversubscribe", "-np", "2", test::dtsim_executable(),
+                                                     "sweep", scenario, "--vary", "cluster.nodes=1,2,4", "--jobs", "1",
+                                                     "--json", dir.file("sweep.json")});
+    CAPTURE(result.output);
+    REQUIRE(result.exit_code == 0);
+    CHECK_THAT(result.output, Catch::Contains("[rank 1 1/1] point 2 done"));
+    const auto json = read_json(dir.file("sweep.json"));
+    REQUIRE(json.size() == 3);
+    for (size_t i = 0; i < 3; ++i) CHECK(json[i]["result"]["gpus"] == 8 << i);
+}
+
 TEST_CASE("a sweep with a bad point fails before simulating anything", "[integration][cli][sweep]") {
     const auto scenario = (test::source_dir() / "scenarios" / "resnet50-h100-ring.yaml").string();
     const auto result = test::run_dtsim({"sweep", scenario, "--vary", "cluster.nodes=1,0"});

@@ -26,8 +26,12 @@ std::string shell_quote(const std::string& text) {
 
 }  // namespace
 
-CommandResult run_dtsim(const std::vector<std::string>& arguments) {
-    std::string command = shell_quote(DTSIM_EXECUTABLE);
+std::string dtsim_executable() { return DTSIM_EXECUTABLE; }
+
+CommandResult run_dtsim(const std::vector<std::string>& arguments) { return run_command(DTSIM_EXECUTABLE, arguments); }
+
+CommandResult run_command(const std::string& program, const std::vector<std::string>& arguments) {
+    std::string command = shell_quote(program);
     for (const auto& a : arguments) command += " " + shell_quote(a);
     command += " 2>&1";
     CommandResult result;

@@ -15,8 +15,12 @@ struct CommandResult {
     std::string output;  // stdout and stderr together
 };
 
+/// Runs a program (looked up on PATH) with these arguments.
+CommandResult run_command(const std::string& program, const std::vector<std::string>& arguments);
 /// Runs build/bin/dtsim with these arguments.
 CommandResult run_dtsim(const std::vector<std::string>& arguments);
+/// The path of build/bin/dtsim.
+std::string dtsim_executable();
 
 /// Simulates in a forked child and returns the run (summary, iterations, spans).
 Run simulate_in_child(const Scenario& scenario);
