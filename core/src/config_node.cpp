@@ -5,6 +5,7 @@
 #include <limits>
 #include <sstream>
 
+#include "dtsim/data_paths.hpp"
 #include "dtsim/input_error.hpp"
 #include "dtsim/units.hpp"
 
@@ -61,6 +62,10 @@ ConfigNode ConfigNode::parse(const std::string& text, std::shared_ptr<const Docu
         throw InputError(message.str());
     }
     return ConfigNode(root, "", std::move(source));
+}
+
+ConfigNode ConfigNode::parse_file(const std::string& path) {
+    return parse(read_text_file(path), std::make_shared<DocumentSource>(DocumentSource{path, {}}));
 }
 
 std::string ConfigNode::key_path(std::string_view key) const {

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "dtsim/config_node.hpp"
 #include "dtsim/input_error.hpp"
 
 #ifndef DTSIM_SOURCE_DATA_DIR
@@ -32,6 +33,19 @@ std::vector<std::string> list_data_names(const std::string& subfolder) {
         if (entry.path().extension() == ".yaml") names.push_back(entry.path().stem().string());
     std::sort(names.begin(), names.end());
     return names;
+}
+
+std::filesystem::path require_data_file(const std::string& subfolder, const std::string& name, const std::string& what,
+                                        const std::string& where) {
+    const auto names = list_data_names(subfolder);
+    if (std::find(names.begin(), names.end(), name) == names.end()) {
+        std::string known;
+        for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
+        const auto hint = closest_match(name, names);
+        throw InputError(where + ": unknown " + what + " '" + name + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
+                         "; known: " + known);
+    }
+    return data_dir() / subfolder / (name + ".yaml");
 }
 
 std::string read_text_file(const std::filesystem::path& path) {

@@ -10,17 +10,8 @@ namespace dtsim {
 namespace {
 
 ConfigNode open_preset(const std::string& kind, const std::string& name, const std::string& where) {
-    auto names = list_data_names("hardware/" + kind);
-    if (std::find(names.begin(), names.end(), name) == names.end()) {
-        std::string known;
-        for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
-        auto hint = closest_match(name, names);
-        throw InputError(where + ": unknown " + kind + " preset '" + name + "'" +
-                         (hint.empty() ? "" : " (did you mean '" + hint + "'?)") + "; known presets: " + known);
-    }
-    auto path = data_dir() / "hardware" / kind / (name + ".yaml");
-    auto source = std::make_shared<DocumentSource>(DocumentSource{path.string(), {}});
-    return ConfigNode::parse(read_text_file(path), source);
+    const auto path = require_data_file("hardware/" + kind, name, kind + " preset", where);
+    return ConfigNode::parse_file(path.string());
 }
 
 }  // namespace

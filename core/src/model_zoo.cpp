@@ -6,33 +6,16 @@
 #include "dtsim/config_node.hpp"
 #include "dtsim/data_paths.hpp"
 #include "dtsim/input_error.hpp"
+#include "dtsim/sum_over.hpp"
 
 namespace dtsim {
 
-double ZooModel::total_parameters() const {
-    double total = 0;
-    for (const auto& layer : layers) total += layer.params;
-    return total;
-}
-
-double ZooModel::forward_flops_per_sample() const {
-    double total = 0;
-    for (const auto& layer : layers) total += layer.forward_flops_per_sample;
-    return total;
-}
+double ZooModel::total_parameters() const { return sum_over(layers, &ZooLayer::params); }
+double ZooModel::forward_flops_per_sample() const { return sum_over(layers, &ZooLayer::forward_flops_per_sample); }
 
 ZooModel load_zoo_model(const std::string& name, const std::string& where) {
-    auto names = list_data_names("models");
-    if (std::find(names.begin(), names.end(), name) == names.end()) {
-        std::string known;
-        for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
-        auto hint = closest_match(name, names);
-        throw InputError(where + ": unknown zoo model '" + name + "'" +
-                         (hint.empty() ? "" : " (did you mean '" + hint + "'?)") + "; the zoo has: " + known);
-    }
-    auto path = data_dir() / "models" / (name + ".yaml");
-    auto source = std::make_shared<DocumentSource>(DocumentSource{path.string(), {}});
-    auto doc = ConfigNode::parse(read_text_file(path), source);
+    const auto path = require_data_file("models", name, "zoo model", where);
+    auto doc = ConfigNode::parse_file(path.string());
     doc.require_map_with_keys({"name", "description", "source", "sample", "published_parameters", "layers"});
     ZooModel model;
     model.name = doc.text("name");

@@ -8,6 +8,7 @@
 #include "dtsim/data_paths.hpp"
 #include "dtsim/input_error.hpp"
 #include "dtsim/model_zoo.hpp"
+#include "dtsim/sum_over.hpp"
 
 namespace dtsim {
 
@@ -24,21 +25,9 @@ std::string to_string(ServerPlacement value) {
     return value == ServerPlacement::dedicated ? "dedicated" : "colocated";
 }
 
-double ModelSpec::gradient_bytes() const {
-    double total = 0;
-    for (const auto& layer : layers) total += layer.gradient_bytes;
-    return total;
-}
-double ModelSpec::forward_s() const {
-    double total = 0;
-    for (const auto& layer : layers) total += layer.forward_s;
-    return total;
-}
-double ModelSpec::backward_s() const {
-    double total = 0;
-    for (const auto& layer : layers) total += layer.backward_s;
-    return total;
-}
+double ModelSpec::gradient_bytes() const { return sum_over(layers, &LayerWork::gradient_bytes); }
+double ModelSpec::forward_s() const { return sum_over(layers, &LayerWork::forward_s); }
+double ModelSpec::backward_s() const { return sum_over(layers, &LayerWork::backward_s); }
 
 std::string fnv1a_hex(const std::string& text) {
     std::uint64_t hash = 1469598103934665603ULL;

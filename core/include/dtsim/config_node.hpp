@@ -25,6 +25,7 @@ public:
 
     /// Loads a document; syntax errors name the file and line.
     static ConfigNode parse(const std::string& text, std::shared_ptr<const DocumentSource> source);
+    static ConfigNode parse_file(const std::string& path);
 
     const YAML::Node& yaml() const { return node_; }
     const std::string& path() const { return path_; }
