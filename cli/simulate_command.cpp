@@ -28,8 +28,13 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
     cmd->callback([options, &exit_code] {
         const auto scenario = load_scenario_file(options->scenario, options->overrides);
         const bool progress = !options->quiet && isatty(STDERR_FILENO);
+        const int iterations = scenario.training.iterations;
         if (progress) std::cerr << "simulating " << scenario.cluster.gpus() << " GPUs ..." << std::flush;
-        auto run = sim::simulate(scenario);
+        auto show = [&](int done) {
+            std::cerr << "\rsimulating " << scenario.cluster.gpus() << " GPUs: iteration " << done + 1 << "/" << iterations
+                      << std::flush;
+        };
+        auto run = progress ? sim::simulate(scenario, show) : sim::simulate(scenario);
         if (progress) std::cerr << " done\n";
         const auto id = write_run_outputs(run, options->outputs);
         if (!options->quiet) {

@@ -40,9 +40,9 @@ void ring_pass(SimulationContext& ctx, int actor_slot, const Ring& ring, double 
 
 void ring_allreduce(SimulationContext& ctx, int actor_slot, const Ring& ring, double bytes) {
     const int n = ring.count;
-    if (n < 2) return;
-    ring_pass(ctx, actor_slot, ring, bytes / n, n - 1);  // reduce-scatter
-    ring_pass(ctx, actor_slot, ring, bytes / n, n - 1);  // all-gather
+    // Reduce-scatter then all-gather: both send bytes/n to the next rank n-1 times over the same links,
+    // so in flow fidelity they are one phase of 2(n-1) steps.
+    if (n > 1) ring_pass(ctx, actor_slot, ring, bytes / n, 2 * (n - 1));
 }
 
 void hierarchical_allreduce(SimulationContext& ctx, int actor_slot, int rank, double bytes) {

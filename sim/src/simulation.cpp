@@ -65,7 +65,7 @@ std::string describe_strategy(const StrategySpec& strategy) {
     return "parameter-server/sync x" + std::to_string(strategy.servers) + " " + to_string(strategy.placement);
 }
 
-Run simulate(const Scenario& scenario) {
+Run simulate(const Scenario& scenario, const std::function<void(int)>& on_iteration) {
     char name[] = "dtsim";
 #if defined(__SANITIZE_ADDRESS__)
     // SimGrid's stack switching confuses AddressSanitizer; threads are slower but clean. The context
@@ -87,7 +87,7 @@ Run simulate(const Scenario& scenario) {
     configure_engine(scenario.cluster.gpus() + 2 * servers);
     configure_network_model(scenario.cluster.network_model);
 
-    SimulationContext ctx(scenario, build_platform(scenario));
+    SimulationContext ctx(scenario, build_platform(scenario), on_iteration);
     if (strategy.kind == StrategyKind::allreduce)
         spawn_allreduce_actors(ctx);
     else

@@ -6,13 +6,13 @@
 namespace dtsim::sim {
 namespace sg4 = simgrid::s4u;
 
-SimulationContext::SimulationContext(const Scenario& scenario_in, Platform platform_in)
+SimulationContext::SimulationContext(const Scenario& scenario_in, Platform platform_in, std::function<void(int)> on_iteration)
     : scenario(scenario_in),
       platform(std::move(platform_in)),
       plan(make_buckets(scenario_in.model, scenario_in.training.strategy.bucket_bytes)),
       workers(scenario_in.cluster.gpus()),
       latency_factor(simgrid::config::get_value<double>("network/latency-factor")),
-      recorder(workers, scenario_in.training.iterations) {}
+      recorder(workers, scenario_in.training.iterations, std::move(on_iteration)) {}
 
 int SimulationContext::register_actor(std::string name) {
     states_.push_back(ActorState{std::move(name)});

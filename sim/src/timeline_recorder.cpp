@@ -4,11 +4,16 @@
 
 namespace dtsim::sim {
 
-TimelineRecorder::TimelineRecorder(int workers, int iterations)
-    : iterations_(iterations), iteration_end_(static_cast<size_t>(workers) * iterations, 0.0) {}
+TimelineRecorder::TimelineRecorder(int workers, int iterations, std::function<void(int)> on_iteration)
+    : workers_(workers),
+      iterations_(iterations),
+      on_iteration_(std::move(on_iteration)),
+      ranks_done_(static_cast<size_t>(iterations), 0),
+      iteration_end_(static_cast<size_t>(workers) * iterations, 0.0) {}
 
 void TimelineRecorder::iteration_done(int rank, int iteration, double time_s) {
     iteration_end_[static_cast<size_t>(rank) * iterations_ + iteration] = time_s;
+    if (++ranks_done_[static_cast<size_t>(iteration)] == workers_ && on_iteration_) on_iteration_(iteration);
 }
 
 std::vector<double> TimelineRecorder::iteration_ends() const {

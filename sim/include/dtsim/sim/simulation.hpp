@@ -4,6 +4,7 @@
 // SimGrid's engine is process-wide: a second simulation in the same process would inherit the first
 // one's clock and state. Call simulate() at most once per process (the CLI, a forked child, a test's
 // child process).
+#include <functional>
 #include <stdexcept>
 #include <string>
 
@@ -18,7 +19,8 @@ public:
     explicit DeadlockError(const std::string& message) : std::runtime_error(message) {}
 };
 
-Run simulate(const Scenario& scenario);
+/// `on_iteration(i)`, if given, is called as each iteration completes (for progress display).
+Run simulate(const Scenario& scenario, const std::function<void(int)>& on_iteration = {});
 
 /// "allreduce/ring", "parameter-server/sync x4 dedicated", ...
 std::string describe_strategy(const StrategySpec& strategy);

@@ -3,6 +3,7 @@
 // timeline, and what each actor is waiting for (reported if the simulation deadlocks).
 #include <simgrid/s4u/Mailbox.hpp>
 
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -26,7 +27,7 @@ struct ActorState {
 
 class SimulationContext {
 public:
-    SimulationContext(const Scenario& scenario, Platform platform);
+    SimulationContext(const Scenario& scenario, Platform platform, std::function<void(int)> on_iteration);
 
     const Scenario& scenario;
     const Platform platform;

@@ -1,6 +1,7 @@
 #pragma once
 // Collects the spans the simulated actors report and the moments each rank finishes an iteration.
 // Actors run one at a time inside the simulation, so no locking is needed.
+#include <functional>
 #include <vector>
 
 #include "dtsim/run.hpp"
@@ -9,7 +10,8 @@ namespace dtsim::sim {
 
 class TimelineRecorder {
 public:
-    TimelineRecorder(int workers, int iterations);
+    /// `on_iteration(i)` is called when the last worker finishes iteration i.
+    TimelineRecorder(int workers, int iterations, std::function<void(int)> on_iteration = {});
 
     void add(Span span) { spans_.push_back(std::move(span)); }
     void iteration_done(int rank, int iteration, double time_s);
@@ -20,7 +22,10 @@ public:
     std::vector<double> iteration_ends() const;
 
 private:
+    int workers_;
     int iterations_;
+    std::function<void(int)> on_iteration_;
+    std::vector<int> ranks_done_;        // per iteration
     std::vector<double> iteration_end_;  // [rank * iterations + iteration]
     std::vector<Span> spans_;
 };
