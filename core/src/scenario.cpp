@@ -44,6 +44,8 @@ namespace {
 
 constexpr long long kMaxNodes = 1 << 20;
 constexpr long long kMaxGpusPerNode = 1024;
+// Every sweep value is checked by building its scenario: the cap keeps loading a scenario quick.
+constexpr size_t kMaxSweepValues = 128;
 
 LinkSpec read_link(const ConfigNode& parent, const std::string& key, const std::string& default_preset) {
     LinkSpec link;
@@ -196,6 +198,7 @@ std::vector<SweepAxis> read_sweep(const ConfigNode& doc) {
     if (!doc.has("sweep")) return axes;
     auto node = doc.child("sweep");
     if (!node.is_map()) node.fail("", "expected a mapping of dotted keys to lists of values");
+    size_t listed = 0;
     for (const auto& entry : node.yaml()) {
         if (!entry.first.IsScalar() && !entry.first.IsNull())
             node.fail("", std::string("expected each key to be a dotted key such as cluster.nodes, got ") +
@@ -204,6 +207,9 @@ std::vector<SweepAxis> read_sweep(const ConfigNode& doc) {
         auto values = node.child(key);
         SweepAxis axis{key, {}};
         for (const auto& value : values.sequence()) {
+            if (++listed > kMaxSweepValues)
+                node.fail(key, "the sweep lists more than " + std::to_string(kMaxSweepValues) +
+                                   " values in all; expected at most that many (split it into smaller sweeps)");
             YAML::Emitter out;
             out << YAML::Flow << value.yaml();
             axis.values.push_back(out.c_str());
@@ -221,10 +227,14 @@ Scenario build_scenario(YAML::Node root, std::shared_ptr<DocumentSource> source,
 // now, not when `dtsim sweep` reaches it.
 void check_sweep_values(const YAML::Node& root, const DocumentSource& source, const std::vector<SweepAxis>& axes,
                         const ConfigNode& sweep) {
+    // Each point is checked without the sweep section itself: copying, reading and emitting the whole
+    // sweep again for every value made the check quadratic in the number of values.
+    YAML::Node base = YAML::Clone(root);
+    base.remove("sweep");
     for (const auto& axis : axes)
         for (const auto& value : axis.values) {
             try {
-                build_scenario(YAML::Clone(root), std::make_shared<DocumentSource>(source), {axis.key + "=" + value}, false);
+                build_scenario(YAML::Clone(base), std::make_shared<DocumentSource>(source), {axis.key + "=" + value}, false);
             } catch (const InputError& e) {
                 std::string reason = e.what();
                 if (reason.rfind("command line (", 0) == 0) reason = reason.substr(reason.find("): ") + 3);
