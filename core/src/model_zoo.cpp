@@ -1,6 +1,8 @@
 #include "dtsim/model_zoo.hpp"
 
 #include <algorithm>
+#include <map>
+#include <mutex>
 #include <memory>
 
 #include "dtsim/config_node.hpp"
@@ -13,7 +15,9 @@ namespace dtsim {
 double ZooModel::total_parameters() const { return sum_over(layers, &ZooLayer::params); }
 double ZooModel::forward_flops_per_sample() const { return sum_over(layers, &ZooLayer::forward_flops_per_sample); }
 
-ZooModel load_zoo_model(const std::string& name, const std::string& where) {
+namespace {
+
+ZooModel read_zoo_model(const std::string& name, const std::string& where) {
     const auto path = require_data_file("models", name, "zoo model", where);
     auto doc = ConfigNode::parse_file(path.string());
     doc.require_map_with_keys({"name", "description", "source", "sample", "published_parameters", "layers"});
@@ -30,6 +34,17 @@ ZooModel load_zoo_model(const std::string& name, const std::string& where) {
     }
     if (model.layers.empty()) doc.fail("layers", "expected at least one layer");
     return model;
+}
+
+}  // namespace
+
+ZooModel load_zoo_model(const std::string& name, const std::string& where) {
+    // Sweeps and their validation load the same model once per point: read each file once per process.
+    static std::mutex mutex;
+    static std::map<std::string, ZooModel> loaded;
+    const std::lock_guard lock(mutex);
+    if (auto found = loaded.find(name); found != loaded.end()) return found->second;
+    return loaded.emplace(name, read_zoo_model(name, where)).first->second;
 }
 
 }  // namespace dtsim
