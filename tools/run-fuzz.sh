@@ -78,6 +78,10 @@ echo "  executions: ${execs:-unknown}"
 echo "  exec/s:     ${rate:-unknown}"
 echo "  duration:   ${elapsed}s"
 echo "  corpus:     $(find "$corpus" -type f | wc -l) inputs"
+if [[ $status -eq 72 ]]; then
+    echo "  result:     interrupted (libFuzzer exit status 72); nothing found before the interrupt"
+    exit 1
+fi
 if [[ $status -ne 0 ]]; then
     echo "  result:     FAILED (libFuzzer exit status $status); reproducer(s):"
     grep -h 'Test unit written to' "$log" | sed 's/^.*Test unit written to /    /' || true
