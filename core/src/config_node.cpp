@@ -115,11 +115,6 @@ ConfigNode ConfigNode::child(std::string_view key) const {
     return ConfigNode(required(key, "a section"), key_path(key), source_);
 }
 
-std::optional<ConfigNode> ConfigNode::optional_child(std::string_view key) const {
-    if (!has(key)) return std::nullopt;
-    return child(key);
-}
-
 std::vector<ConfigNode> ConfigNode::sequence() const {
     if (!node_.IsSequence()) fail("", "expected a list, got " + quoted_value(node_));
     std::vector<ConfigNode> items;
@@ -138,11 +133,6 @@ std::string ConfigNode::text(std::string_view key) const {
     auto value = scalar(key, "a text value");
     if (value.empty()) fail(key, "expected a non-empty text value");
     return value;
-}
-
-std::optional<std::string> ConfigNode::optional_text(std::string_view key) const {
-    if (!has(key)) return std::nullopt;
-    return text(key);
 }
 
 long long ConfigNode::integer(std::string_view key, long long min_value, long long max_value) const {

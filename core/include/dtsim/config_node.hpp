@@ -33,11 +33,9 @@ public:
     bool has(std::string_view key) const;
 
     ConfigNode child(std::string_view key) const;  // required
-    std::optional<ConfigNode> optional_child(std::string_view key) const;
     std::vector<ConfigNode> sequence() const;       // this node must be a sequence
 
     std::string text(std::string_view key) const;
-    std::optional<std::string> optional_text(std::string_view key) const;
     long long integer(std::string_view key, long long min_value, long long max_value) const;
     double number(std::string_view key, double min_value, double max_value) const;
     bool boolean(std::string_view key) const;

@@ -9,7 +9,8 @@
 
 namespace dtsim::sim {
 
-/// Work units per second of every host: compute is given in seconds and executed as seconds × this.
+/// SimGrid hosts need a speed, but nothing executes on them: compute is scheduled analytically
+/// (compute_schedule.hpp) because it contends with nothing simulated.
 inline constexpr double kHostSpeed = 1e12;
 
 struct Platform {

@@ -16,7 +16,6 @@ public:
     void add(Span span) { spans_.push_back(std::move(span)); }
     void iteration_done(int rank, int iteration, double time_s);
 
-    const std::vector<Span>& spans() const { return spans_; }
     std::vector<Span> take_spans() { return std::move(spans_); }
     /// When the slowest worker finished each iteration.
     std::vector<double> iteration_ends() const;
