@@ -10,28 +10,10 @@
 #include <stdexcept>
 
 #include "dtsim/data_paths.hpp"
+#include "dtsim/temporary_directory.hpp"
 
 namespace dtsim::cli {
 namespace {
-
-class TemporaryDirectory {
-public:
-    TemporaryDirectory() {
-        std::string pattern = (std::filesystem::temp_directory_path() / "dtsim-XXXXXX").string();
-        if (!mkdtemp(pattern.data())) throw std::runtime_error("cannot create a temporary directory");
-        path_ = pattern;
-    }
-    ~TemporaryDirectory() {
-        std::error_code ec;
-        std::filesystem::remove_all(path_, ec);
-    }
-    TemporaryDirectory(const TemporaryDirectory&) = delete;
-    TemporaryDirectory& operator=(const TemporaryDirectory&) = delete;
-    const std::filesystem::path& path() const { return path_; }
-
-private:
-    std::filesystem::path path_;
-};
 
 pid_t start_child(const std::vector<std::string>& arguments, const std::string& stderr_path) {
     const pid_t pid = fork();

@@ -77,7 +77,8 @@ public:
     explicit ParameterServers(SimulationContext& ctx)
         : ctx_(ctx),
           endpoint_size_(ctx.scenario.training.fidelity == Fidelity::flow ? ctx.scenario.cluster.gpus_per_node : 1),
-          servers_(static_cast<size_t>(ctx.scenario.training.strategy.servers)) {
+          servers_(static_cast<size_t>(ctx.scenario.training.strategy.servers)),
+          pull_mailboxes_(servers_.size() * static_cast<size_t>(endpoint_count()), nullptr) {
         for (auto& server : servers_) server.arrived.assign(ctx.plan.buckets.size(), 0);
     }
 
@@ -87,8 +88,11 @@ public:
     /// Bytes one endpoint exchanges with one server for a bucket.
     double shard_bytes(size_t bucket) const { return endpoint_size_ * ctx_.plan.buckets[bucket].bytes / server_count(); }
     sg4::Host* server_host(int p) const { return ctx_.platform.server_hosts[static_cast<size_t>(p)]; }
-    static sg4::Mailbox* pull_mailbox(int server, int endpoint) {
-        return sg4::Mailbox::by_name("ps-pull-" + std::to_string(server) + ">" + std::to_string(endpoint));
+    /// Where server `server` sends its updated shards for `endpoint`; looked up once per pair.
+    sg4::Mailbox* pull_mailbox(int server, int endpoint) {
+        auto& slot = pull_mailboxes_[static_cast<size_t>(server) * static_cast<size_t>(endpoint_count()) + static_cast<size_t>(endpoint)];
+        if (!slot) slot = sg4::Mailbox::by_name("ps-pull-" + std::to_string(server) + ">" + std::to_string(endpoint));
+        return slot;
     }
 
     /// A push of `bucket` reached server `p`: aggregate it, and hand the bucket to the sender when complete.
@@ -116,6 +120,7 @@ private:
     SimulationContext& ctx_;
     int endpoint_size_;
     std::vector<Server> servers_;
+    std::vector<sg4::Mailbox*> pull_mailboxes_;  // [server * endpoints + endpoint], sized up front
 };
 
 void worker_actor(SimulationContext* ctx, std::shared_ptr<ParameterServers> ps, Endpoint endpoint, int slot) {
@@ -143,7 +148,7 @@ void worker_actor(SimulationContext* ctx, std::shared_ptr<ParameterServers> ps, 
         std::vector<int*> payloads(bucket_count * static_cast<size_t>(servers), nullptr);
         for (size_t k = 0; k < bucket_count; ++k)
             for (int p = 0; p < servers; ++p)
-                pulls.push_back(ParameterServers::pull_mailbox(p, endpoint.index)
+                pulls.push_back(ps->pull_mailbox(p, endpoint.index)
                                     ->get_async(&payloads[k * static_cast<size_t>(servers) + static_cast<size_t>(p)]));
 
         for (size_t k = 0; k < bucket_count; ++k) {
@@ -193,7 +198,7 @@ void server_sender_actor(SimulationContext* ctx, std::shared_ptr<ParameterServer
             std::vector<sg4::CommPtr> sends;
             for (int e = 0; e < ps->endpoint_count(); ++e)
                 if (!ctx->lose_message_to(e * ps->endpoint_size()))
-                    sends.push_back(ParameterServers::pull_mailbox(server, e)->put_async(&g_token, static_cast<uint64_t>(bytes)));
+                    sends.push_back(ps->pull_mailbox(server, e)->put_async(&g_token, static_cast<uint64_t>(bytes)));
             state.waiting_for = "its parameter sends to complete";
             sg4::Comm::wait_all(sends);
             ctx->record(server_rank, Lane::comm, "send", it, k, start, bytes * ps->endpoint_count());

@@ -20,7 +20,7 @@ int SimulationContext::register_actor(std::string name) {
 }
 
 sg4::Mailbox* SimulationContext::link_mailbox(int from, int to) {
-    const long long key = static_cast<long long>(from) * (workers + 1LL) + to;
+    const long long key = pair_key(from, to);
     if (auto found = mailboxes_.find(key); found != mailboxes_.end()) return found->second;
     // by_name is a simcall: other actors may run (and grow the map) before it returns, so no iterator
     // into the map may be held across it.
@@ -30,10 +30,13 @@ sg4::Mailbox* SimulationContext::link_mailbox(int from, int to) {
 }
 
 double SimulationContext::route_latency_s(int from, int to) {
+    // Asked once per bucket by every rank in flow fidelity: resolve each route once.
+    const long long key = pair_key(from, to);
+    if (auto found = route_latencies_.find(key); found != route_latencies_.end()) return found->second;
     std::vector<sg4::Link*> links;
     double latency = 0;
     platform.gpu_hosts[static_cast<size_t>(from)]->route_to(platform.gpu_hosts[static_cast<size_t>(to)], links, &latency);
-    return latency * latency_factor;
+    return route_latencies_[key] = latency * latency_factor;
 }
 
 bool SimulationContext::lose_message_to(int rank) {

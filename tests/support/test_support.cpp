@@ -71,17 +71,6 @@ Run simulate_in_child(const Scenario& scenario) {
     return *run;
 }
 
-TempDir::TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "dtsim-test-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-}
-
-TempDir::~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-}
-
 std::string closed_form_scenario(int nodes, const std::string& strategy_yaml, const std::string& fidelity,
                                  double gradient_bytes, const std::string& nic_bandwidth, const std::string& nic_latency) {
     std::ostringstream yaml;

@@ -7,6 +7,7 @@
 
 #include "dtsim/run.hpp"
 #include "dtsim/scenario.hpp"
+#include "dtsim/temporary_directory.hpp"
 
 namespace dtsim::test {
 
@@ -29,18 +30,7 @@ Run simulate_in_child(const Scenario& scenario);
 std::filesystem::path source_dir();
 
 /// A fresh directory removed when the object dies.
-class TempDir {
-public:
-    TempDir();
-    ~TempDir();
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    std::filesystem::path path() const { return path_; }
-    std::string file(const std::string& name) const { return (path_ / name).string(); }
-
-private:
-    std::filesystem::path path_;
-};
+using TempDir = TemporaryDirectory;
 
 /// A scenario for closed-form checks: star fabric, ideal network, one GPU per node, zero compute,
 /// one bucket holding all gradients, one iteration.

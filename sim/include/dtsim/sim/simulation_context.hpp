@@ -52,7 +52,9 @@ public:
 
 private:
     std::vector<ActorState> states_;
+    long long pair_key(int from, int to) const { return static_cast<long long>(from) * (workers + 1LL) + to; }
     std::unordered_map<long long, simgrid::s4u::Mailbox*> mailboxes_;
+    std::unordered_map<long long, double> route_latencies_;
     bool message_lost_ = false;
 };
 
