@@ -11,7 +11,7 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config git
   libsimgrid-dev libboost-dev
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libsqlite3-dev sqlite3
-  libopenmpi-dev openmpi-bin
+  libopenmpi-dev openmpi-bin libopenblas-dev iproute2
   catch2
   clang libclang-rt-14-dev
 )

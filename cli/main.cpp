@@ -1,4 +1,5 @@
-// dtsim: simulate distributed training scenarios, sweep them, and browse the runs database.
+// dtsim: simulate distributed training scenarios, sweep them, browse the runs database, and fit
+// calibration samples into profiles.
 #include <iostream>
 
 #include "commands.hpp"
@@ -14,6 +15,8 @@ int main(int argc, char** argv) {
     dtsim::cli::add_simulate_command(app, exit_code);
     dtsim::cli::add_sweep_command(app, exit_code);
     dtsim::cli::add_runs_command(app, exit_code);
+    dtsim::cli::add_fit_command(app, exit_code);
+    dtsim::cli::add_profile_command(app, exit_code);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

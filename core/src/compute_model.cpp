@@ -16,7 +16,7 @@ std::vector<LayerWork> layer_times(const ZooModel& model, int batch_per_gpu, Pre
         const double moved_bytes =
             (batch * (input_activations + layer.activations_per_sample) + layer.params) * element_bytes;
         const double memory_s = moved_bytes / rates.memory_bytes_per_second;
-        const double forward_s = std::max(compute_s, memory_s);
+        const double forward_s = std::max(compute_s, memory_s) + rates.per_kernel_s;
         layers.push_back(LayerWork{layer.name, layer.params * element_bytes, forward_s, 2 * forward_s});
         input_activations = layer.activations_per_sample;
     }

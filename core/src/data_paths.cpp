@@ -26,18 +26,18 @@ std::filesystem::path data_dir() {
     return DTSIM_SOURCE_DATA_DIR;
 }
 
-std::vector<std::string> list_data_names(const std::string& subfolder) {
+std::vector<std::string> list_data_names(const std::string& subfolder, const std::string& extension) {
     std::vector<std::string> names;
     std::error_code ec;
     for (const auto& entry : std::filesystem::directory_iterator(data_dir() / subfolder, ec))
-        if (entry.path().extension() == ".yaml") names.push_back(entry.path().stem().string());
+        if (entry.path().extension() == extension) names.push_back(entry.path().stem().string());
     std::sort(names.begin(), names.end());
     return names;
 }
 
 std::filesystem::path require_data_file(const std::string& subfolder, const std::string& name, const std::string& what,
-                                        const std::string& where) {
-    const auto names = list_data_names(subfolder);
+                                        const std::string& where, const std::string& extension) {
+    const auto names = list_data_names(subfolder, extension);
     if (std::find(names.begin(), names.end(), name) == names.end()) {
         std::string known;
         for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
@@ -45,7 +45,7 @@ std::filesystem::path require_data_file(const std::string& subfolder, const std:
         throw InputError(where + ": unknown " + what + " '" + name + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
                          "; known: " + known);
     }
-    return data_dir() / subfolder / (name + ".yaml");
+    return data_dir() / subfolder / (name + extension);
 }
 
 std::string read_text_file(const std::filesystem::path& path) {

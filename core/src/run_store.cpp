@@ -76,6 +76,17 @@ CREATE TABLE IF NOT EXISTS spans (
 CREATE INDEX IF NOT EXISTS spans_by_run ON spans(run_id, rank, start_s);
 )sql";
 
+// Version 2 added calibrated profiles; a version-1 database gains the table when opened.
+constexpr const char* kProfilesTable = R"sql(
+CREATE TABLE IF NOT EXISTS profiles (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  name TEXT NOT NULL,
+  source TEXT NOT NULL,
+  profile_json TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+)sql";
+
 }  // namespace
 
 RunStore::RunStore(const std::string& path, int busy_timeout_ms) : path_(path) {
@@ -132,6 +143,7 @@ void RunStore::create_schema() {
         exec("BEGIN IMMEDIATE");
         try {
             exec(kSchema);
+            exec(kProfilesTable);
             {
                 // Another process may have created the schema between our check and our write lock.
                 Statement count(db_, "SELECT count(*) FROM schema_version", path_);
@@ -148,11 +160,55 @@ void RunStore::create_schema() {
             throw;
         }
     }
-    Statement version(db_, "SELECT version FROM schema_version", path_);
-    if (version.step() != SQLITE_ROW) fail("the database has no schema version");
-    if (version.integer(0) != kSchemaVersion)
-        throw StoreError(path_ + ": runs database has schema version " + std::to_string(version.integer(0)) +
-                         ", this dtsim reads version " + std::to_string(kSchemaVersion));
+    int found = 0;
+    {
+        Statement version(db_, "SELECT version FROM schema_version", path_);
+        if (version.step() != SQLITE_ROW) fail("the database has no schema version");
+        found = version.integer(0);
+    }
+    if (found == 1) {
+        migrate_to_profiles();
+        found = kSchemaVersion;
+    }
+    if (found != kSchemaVersion)
+        throw StoreError(path_ + ": runs database has schema version " + std::to_string(found) + ", this dtsim reads version " +
+                         std::to_string(kSchemaVersion) + (found > kSchemaVersion ? " (the database is newer than this dtsim)" : ""));
+}
+
+void RunStore::migrate_to_profiles() {
+    exec("BEGIN IMMEDIATE");
+    try {
+        exec(kProfilesTable);
+        exec("UPDATE schema_version SET version = 2");
+        exec("COMMIT");
+    } catch (...) {
+        sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+        throw;
+    }
+}
+
+std::int64_t RunStore::append_profile(const std::string& name, const std::string& source, const std::string& profile_json) {
+    Statement insert(db_, "INSERT INTO profiles(name, source, profile_json, created_at) VALUES (?,?,?,?)", path_);
+    insert.bind(1, name);
+    insert.bind(2, source);
+    insert.bind(3, profile_json);
+    insert.bind(4, now_iso8601());
+    if (insert.step() != SQLITE_DONE) fail("cannot insert profile");
+    return sqlite3_last_insert_rowid(db_);
+}
+
+std::optional<std::string> RunStore::load_profile_json(std::int64_t id) const {
+    Statement select(db_, "SELECT profile_json FROM profiles WHERE id = ?", path_);
+    select.bind(1, id);
+    if (select.step() != SQLITE_ROW) return std::nullopt;
+    return select.text(0);
+}
+
+std::vector<ProfileListEntry> RunStore::list_profiles() const {
+    Statement select(db_, "SELECT id, name, source, created_at FROM profiles ORDER BY id", path_);
+    std::vector<ProfileListEntry> out;
+    while (select.step() == SQLITE_ROW) out.push_back({select.int64(0), select.text(1), select.text(2), select.text(3)});
+    return out;
 }
 
 std::int64_t RunStore::append(Run& run) {

@@ -1,6 +1,7 @@
 #include "dtsim/scenario.hpp"
 
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 
 #include "dtsim/compute_model.hpp"
@@ -60,7 +61,7 @@ LinkSpec read_link(const ConfigNode& parent, const std::string& key, const std::
     }
     if (!preset.empty()) {
         auto net = load_network_preset(preset, section ? section->where("preset") : parent.where(key));
-        link = LinkSpec{preset, net.bytes_per_second, net.latency_s, net.efficiency};
+        link = LinkSpec{preset, net.bytes_per_second, net.latency_s, net.efficiency, std::nullopt};
     }
     if (section) {
         if (section->has("bandwidth")) {
@@ -77,7 +78,22 @@ LinkSpec read_link(const ConfigNode& parent, const std::string& key, const std::
     return link;
 }
 
-ClusterSpec read_cluster(const ConfigNode& doc) {
+// A profile's point-to-point fit of a link class sets that link: its latency and bandwidth, and the
+// per-message overheads of the small-message regimes. A link the cluster uses must be covered.
+void apply_profile_link(LinkSpec& link, const Profile& profile, LinkClass link_class, bool used, const ConfigNode& doc) {
+    const auto cost = profile.link_cost(link_class);
+    if (!cost) {
+        if (used)
+            doc.fail("profile", "profile '" + profile.name + "' has no " + std::string(to_string(link_class)) +
+                                    " point-to-point fit, which this cluster needs; calibrate with ranks " +
+                                    (link_class == LinkClass::inter_node ? "on more than one node" : "sharing a node") +
+                                    ", or remove the profile");
+        return;
+    }
+    link = LinkSpec{"profile:" + profile.name, cost->bytes_per_second, cost->latency_s, 1.0, *cost};
+}
+
+ClusterSpec read_cluster(const ConfigNode& doc, const Profile* profile) {
     auto node = doc.child("cluster");
     node.require_map_with_keys({"nodes", "gpus_per_node", "gpu", "intra_node", "nic", "fabric", "network_model"});
     ClusterSpec cluster;
@@ -85,7 +101,12 @@ ClusterSpec read_cluster(const ConfigNode& doc) {
     cluster.gpus_per_node = static_cast<int>(node.has("gpus_per_node") ? node.integer("gpus_per_node", 1, kMaxGpusPerNode) : 1);
     cluster.gpu = load_gpu_preset(node.text("gpu"), node.where("gpu"));
     cluster.intra_node = read_link(node, "intra_node", cluster.gpu.intra_node);
-    cluster.nic = read_link(node, "nic", "");
+    const bool profile_sets_nic = profile && profile->link_cost(LinkClass::inter_node);
+    if (!profile_sets_nic || node.has("nic")) cluster.nic = read_link(node, "nic", "");
+    if (profile) {
+        apply_profile_link(cluster.intra_node, *profile, LinkClass::intra_node, cluster.gpus_per_node > 1, doc);
+        apply_profile_link(cluster.nic, *profile, LinkClass::inter_node, cluster.nodes > 1, doc);
+    }
     if (node.has("fabric")) {
         auto fabric = node.child("fabric");
         fabric.require_map_with_keys({"topology", "oversubscription", "radix"});
@@ -106,7 +127,29 @@ Precision read_precision(const ConfigNode& node) {
     return *precision_from_string(node.choice("precision", {"fp32", "fp16", "bf16"}));
 }
 
-ModelSpec read_model(const ConfigNode& doc, const GpuPreset& gpu) {
+// Compute rates of a zoo model: the profile's fitted GEMM curve and memory bandwidth when there is one,
+// else the GPU preset's peaks times its efficiencies.
+ComputeRates read_compute_rates(const ConfigNode& node, Precision precision, const GpuPreset& gpu, const Profile* profile) {
+    const auto precision_where = node.has("precision") ? node.where("precision") : node.where("zoo");
+    if (profile && profile->compute) {
+        if (node.has("efficiency"))
+            node.fail("efficiency", "conflicts with the profile's fitted GEMM rate; remove one of them");
+        const auto& compute = *profile->compute;
+        const GemmFit* gemm = compute.gemm_for(precision);
+        if (!gemm) {
+            std::string measured;
+            for (const auto& fit : compute.gemm) measured += (measured.empty() ? "" : ", ") + std::string(to_string(fit.precision));
+            throw InputError(precision_where + ": profile '" + profile->name + "' has no " + std::string(to_string(precision)) +
+                             " GEMM fit (it has: " + measured + "); choose one of those precisions");
+        }
+        return ComputeRates{gemm->flops_per_second, compute.memory_bytes_per_second, gemm->fixed_s};
+    }
+    const double peak = gpu.peak_for(precision, precision_where);
+    const double efficiency = node.has("efficiency") ? node.number("efficiency", 0.01, 1.0) : gpu.gemm_efficiency;
+    return ComputeRates{peak * efficiency, gpu.memory_bytes_per_second * gpu.memory_efficiency, 0};
+}
+
+ModelSpec read_model(const ConfigNode& doc, const GpuPreset& gpu, const Profile* profile) {
     auto node = doc.child("model");
     ModelSpec model;
     const bool zoo = node.has("zoo");
@@ -121,10 +164,8 @@ ModelSpec read_model(const ConfigNode& doc, const GpuPreset& gpu) {
         node.require_map_with_keys({"zoo", "batch_per_gpu", "precision", "single_gpu_step_time", "efficiency"});
         auto entry = load_zoo_model(node.text("zoo"), node.where("zoo"));
         model.name = entry.name;
-        const double peak = gpu.peak_for(model.precision, node.has("precision") ? node.where("precision") : node.where("zoo"));
-        const double efficiency = node.has("efficiency") ? node.number("efficiency", 0.01, 1.0) : gpu.gemm_efficiency;
-        ComputeRates rates{peak * efficiency, gpu.memory_bytes_per_second * gpu.memory_efficiency};
-        model.layers = layer_times(entry, model.batch_per_gpu, model.precision, rates);
+        model.layers = layer_times(entry, model.batch_per_gpu, model.precision,
+                                   read_compute_rates(node, model.precision, gpu, profile));
         if (node.has("single_gpu_step_time")) {
             const double step = node.seconds("single_gpu_step_time");
             if (step <= 0) node.fail("single_gpu_step_time", "must be positive");
@@ -193,6 +234,22 @@ TrainingSpec read_training(const ConfigNode& doc, const ClusterSpec& cluster) {
     return training;
 }
 
+// `profile:` names a file (absolute, or relative to the scenario's folder, then to the working folder)
+// or, without a folder or .json, a shipped profile in data/profiles/.
+std::filesystem::path resolve_profile_path(const ConfigNode& doc, const std::string& scenario_file) {
+    const std::string value = doc.text("profile");
+    const std::filesystem::path given(value);
+    const bool named = given.parent_path().empty() && given.extension() != ".json";
+    if (named) return require_data_file("profiles", value, "profile", doc.where("profile"), ".json");
+    std::error_code ignored;
+    if (given.is_relative()) {
+        const auto beside = std::filesystem::path(scenario_file).parent_path() / given;
+        if (std::filesystem::exists(beside, ignored)) return beside;
+    }
+    if (!std::filesystem::exists(given, ignored)) doc.fail("profile", "no such file '" + value + "'; expected a profile JSON written by dtsim fit, or a shipped profile name");
+    return given;
+}
+
 std::vector<SweepAxis> read_sweep(const ConfigNode& doc) {
     std::vector<SweepAxis> axes;
     if (!doc.has("sweep")) return axes;
@@ -248,15 +305,22 @@ Scenario build_scenario(YAML::Node root, std::shared_ptr<DocumentSource> source,
     for (const auto& assignment : overrides) apply_override(root, assignment, *source);
     ConfigNode doc(root, "", source);
     if (!root.IsMap()) doc.fail("", "expected a scenario mapping with name, cluster, model and training");
-    doc.require_map_with_keys({"name", "description", "cluster", "model", "training", "seed", "sweep", "debug"});
+    doc.require_map_with_keys({"name", "description", "profile", "cluster", "model", "training", "seed", "sweep", "debug"});
 
     Scenario scenario;
     scenario.file = source->file;
     scenario.overrides = source->overrides;
     scenario.name = doc.text("name");
     if (doc.has("description")) scenario.description = doc.text("description");
-    scenario.cluster = read_cluster(doc);
-    scenario.model = read_model(doc, scenario.cluster.gpu);
+    std::optional<Profile> profile;
+    if (doc.has("profile")) {
+        const auto path = resolve_profile_path(doc, source->file);
+        profile = load_profile_file(path.string());
+        scenario.profile = ProfileReference{path.string(), profile->name, profile->source};
+    }
+    const Profile* profile_ptr = profile ? &*profile : nullptr;
+    scenario.cluster = read_cluster(doc, profile_ptr);
+    scenario.model = read_model(doc, scenario.cluster.gpu, profile_ptr);
     scenario.training = read_training(doc, scenario.cluster);
     if (doc.has("seed")) scenario.seed = static_cast<std::uint64_t>(doc.integer("seed", 0, (1LL << 62)));
     scenario.sweep = read_sweep(doc);

@@ -155,6 +155,9 @@ void worker_actor(SimulationContext* ctx, std::shared_ptr<ParameterServers> ps, 
             state.bucket = static_cast<int>(k);
             wait_until(ready[k]);
             const double start = sg4::Engine::get_clock();
+            // The pushes leave together: their per-message software overheads overlap (profile only).
+            if (const double overhead = ctx->scenario.cluster.nic.message_overhead_s(ps->shard_bytes(k)); overhead > 0)
+                sg4::this_actor::sleep_for(overhead);
             std::vector<sg4::CommPtr> pushes;
             for (int p = 0; p < servers; ++p)
                 pushes.push_back(sg4::Comm::sendto_async(host, ps->server_host(p), static_cast<uint64_t>(ps->shard_bytes(k))));
@@ -195,6 +198,8 @@ void server_sender_actor(SimulationContext* ctx, std::shared_ptr<ParameterServer
             wait_until(ready_s);
             const double bytes = ps->shard_bytes(static_cast<size_t>(k));
             const double start = sg4::Engine::get_clock();
+            if (const double overhead = ctx->scenario.cluster.nic.message_overhead_s(bytes); overhead > 0)
+                sg4::this_actor::sleep_for(overhead);
             std::vector<sg4::CommPtr> sends;
             for (int e = 0; e < ps->endpoint_count(); ++e)
                 if (!ctx->lose_message_to(e * ps->endpoint_size()))

@@ -1,11 +1,11 @@
 #include "dtsim/sim/simulation.hpp"
 
 #include <simgrid/s4u/Engine.hpp>
-#include <xbt/log.h>
 
 #include <sstream>
 
 #include "dtsim/sim/actors.hpp"
+#include "dtsim/sim/engine_setup.hpp"
 #include "dtsim/sim/metrics.hpp"
 #include "dtsim/sim/platform.hpp"
 #include "dtsim/sim/simulation_context.hpp"
@@ -16,18 +16,6 @@ namespace sg4 = simgrid::s4u;
 namespace {
 
 constexpr int kActorsListedOnDeadlock = 12;
-
-void configure_engine(int actors) {
-    // Actors keep little on their stacks (64 KiB leaves a wide margin); small stacks keep 16k-rank runs
-    // within memory.
-    sg4::Engine::set_config("contexts/stack-size:64");
-    // SimGrid 3.32's default lazy network update gives wrong shares when several flows that share a
-    // bottleneck start together (found with two parameter servers: flows to the second server ignored
-    // its link); the full update is exact.
-    sg4::Engine::set_config("network/optim:Full");
-    // Guard pages cost one memory mapping each and cap a run near 32k actors (vm.max_map_count).
-    if (actors > 16000) sg4::Engine::set_config("contexts/guard-size:0");
-}
 
 std::string deadlock_report(const SimulationContext& ctx) {
     std::ostringstream out;
@@ -66,27 +54,9 @@ std::string describe_strategy(const StrategySpec& strategy) {
 }
 
 Run simulate(const Scenario& scenario, const std::function<void(int)>& on_iteration) {
-    char name[] = "dtsim";
-#if defined(__SANITIZE_ADDRESS__)
-    // SimGrid's stack switching confuses AddressSanitizer; threads are slower but clean. The context
-    // factory is chosen when the engine starts, so it is passed as an engine argument.
-    char factory[] = "--cfg=contexts/factory:thread";
-    char* argv[] = {name, factory, nullptr};
-    int argc = 2;
-#else
-    char* argv[] = {name, nullptr};
-    int argc = 1;
-#endif
-    xbt_log_control_set("root.thresh:critical");
-    sg4::Engine engine(&argc, argv);
-    // SimGrid's own deadlock dump is replaced by ours, which names ranks and what they wait for.
-    xbt_log_control_set("ker_engine.app:file:/dev/null");
-
     const auto& strategy = scenario.training.strategy;
     const int servers = strategy.kind == StrategyKind::parameter_server ? strategy.servers : 0;
-    configure_engine(scenario.cluster.gpus() + 2 * servers);
-    configure_network_model(scenario.cluster.network_model);
-
+    auto engine = start_engine(scenario.cluster.gpus() + 2 * servers, scenario.cluster.network_model);
     SimulationContext ctx(scenario, build_platform(scenario), on_iteration);
     if (strategy.kind == StrategyKind::allreduce)
         spawn_allreduce_actors(ctx);
@@ -95,7 +65,7 @@ Run simulate(const Scenario& scenario, const std::function<void(int)>& on_iterat
     // The report is made when the engine detects the deadlock, before it kills the blocked actors.
     std::string deadlock;
     sg4::Engine::on_deadlock_cb([&ctx, &deadlock] { deadlock = deadlock_report(ctx); });
-    engine.run();
+    engine->run();
     if (!deadlock.empty()) throw DeadlockError(deadlock);
 
     Run run;

@@ -39,6 +39,12 @@ double SimulationContext::route_latency_s(int from, int to) {
     return route_latencies_[key] = latency * latency_factor;
 }
 
+double SimulationContext::message_overhead_s(int from, int to, double bytes) const {
+    const auto& cluster = scenario.cluster;
+    const bool same_node = from / cluster.gpus_per_node == to / cluster.gpus_per_node;
+    return (same_node ? cluster.intra_node : cluster.nic).message_overhead_s(bytes);
+}
+
 bool SimulationContext::lose_message_to(int rank) {
     if (message_lost_ || scenario.debug.lose_message_to_rank != rank) return false;
     message_lost_ = true;

@@ -30,6 +30,14 @@ std::string dtsim_executable() { return DTSIM_EXECUTABLE; }
 
 CommandResult run_dtsim(const std::vector<std::string>& arguments) { return run_command(DTSIM_EXECUTABLE, arguments); }
 
+std::string runtime_executable() { return DTSIM_RUNTIME_EXECUTABLE; }
+
+CommandResult run_runtime(int ranks, const std::vector<std::string>& arguments) {
+    std::vector<std::string> all{"--allow-run-as-root", "--oversubscribe", "-np", std::to_string(ranks), DTSIM_RUNTIME_EXECUTABLE};
+    all.insert(all.end(), arguments.begin(), arguments.end());
+    return run_command("mpirun", all);
+}
+
 CommandResult run_command(const std::string& program, const std::vector<std::string>& arguments) {
     std::string command = shell_quote(program);
     for (const auto& a : arguments) command += " " + shell_quote(a);

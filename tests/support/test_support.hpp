@@ -22,6 +22,10 @@ CommandResult run_command(const std::string& program, const std::vector<std::str
 CommandResult run_dtsim(const std::vector<std::string>& arguments);
 /// The path of build/bin/dtsim.
 std::string dtsim_executable();
+/// The path of build/bin/dtsim-runtime.
+std::string runtime_executable();
+/// `mpirun -np ranks dtsim-runtime ARGS` with the flags this machine needs (root, oversubscription).
+CommandResult run_runtime(int ranks, const std::vector<std::string>& arguments);
 
 /// Simulates in a forked child and returns the run (summary, iterations, spans).
 Run simulate_in_child(const Scenario& scenario);

@@ -9,13 +9,13 @@ namespace dtsim {
 /// `data/` folder next to the build tree of the running executable, else the source tree's.
 std::filesystem::path data_dir();
 
-/// Names (file stems) of the YAML files in a data sub-folder, sorted.
-std::vector<std::string> list_data_names(const std::string& subfolder);
+/// Names (file stems) of the files with `extension` in a data sub-folder, sorted.
+std::vector<std::string> list_data_names(const std::string& subfolder, const std::string& extension = ".yaml");
 
-/// The path of data/<subfolder>/<name>.yaml. An unknown name is an InputError that starts with `where`,
+/// The path of data/<subfolder>/<name><extension>. An unknown name is an InputError that starts with `where`,
 /// suggests the closest known name and lists them all; `what` names the kind ("gpu preset").
 std::filesystem::path require_data_file(const std::string& subfolder, const std::string& name, const std::string& what,
-                                        const std::string& where);
+                                        const std::string& where, const std::string& extension = ".yaml");
 
 /// Reads a whole file; throws InputError naming the file when it cannot be read.
 std::string read_text_file(const std::filesystem::path& path);

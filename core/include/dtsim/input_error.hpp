@@ -18,6 +18,7 @@ inline constexpr int failure = 1;       // an unexpected failure (a bug, an I/O 
 inline constexpr int bad_input = 2;     // the user's input is invalid
 inline constexpr int deadlock = 3;      // the simulation could not make progress
 inline constexpr int store_error = 4;   // the runs database could not be read or written
+inline constexpr int unavailable = 5;   // the hardware a command asked for is not present (no CUDA device)
 }  // namespace exit_code
 
 }  // namespace dtsim

@@ -29,9 +29,16 @@ struct RunListEntry {
     std::string created_at;
 };
 
+struct ProfileListEntry {
+    std::int64_t id = 0;
+    std::string name;
+    std::string source;
+    std::string created_at;
+};
+
 class RunStore {
 public:
-    static constexpr int kSchemaVersion = 1;
+    static constexpr int kSchemaVersion = 2;
 
     explicit RunStore(const std::string& path, int busy_timeout_ms = 10000);
     ~RunStore();
@@ -43,9 +50,15 @@ public:
     std::optional<Run> load(std::int64_t id) const;
     std::vector<RunListEntry> list() const;
 
+    /// Calibrated profiles (`dtsim fit --db`), kept as their versioned JSON text.
+    std::int64_t append_profile(const std::string& name, const std::string& source, const std::string& profile_json);
+    std::optional<std::string> load_profile_json(std::int64_t id) const;
+    std::vector<ProfileListEntry> list_profiles() const;
+
 private:
     void exec(const char* sql) const;
     void create_schema();
+    void migrate_to_profiles();
     [[noreturn]] void fail(const std::string& what) const;
 
     std::string path_;

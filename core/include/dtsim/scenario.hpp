@@ -8,6 +8,7 @@
 
 #include "dtsim/hardware.hpp"
 #include "dtsim/precision.hpp"
+#include "dtsim/profile.hpp"
 
 namespace dtsim {
 
@@ -27,11 +28,14 @@ std::string to_string(AllReduceAlgorithm value);
 std::string to_string(ServerPlacement value);
 
 struct LinkSpec {
-    std::string preset;           // empty when given directly
+    std::string preset;           // empty when given directly; "profile:NAME" when calibrated
     double bytes_per_second = 0;  // line rate, one direction
     double latency_s = 0;         // one-way, host to host
     double efficiency = 1;        // achieved / line rate
+    std::optional<LinkCost> calibrated;  // from the scenario's profile: sets the three above, adds overheads
     double effective_bytes_per_second() const { return bytes_per_second * efficiency; }
+    /// Per-message software and protocol time beyond latency and bandwidth (0 without a profile).
+    double message_overhead_s(double bytes) const { return calibrated ? calibrated->message_overhead_s(bytes) : 0; }
 };
 
 struct FabricSpec {
@@ -96,10 +100,18 @@ struct SweepAxis {
     std::vector<std::string> values;  // YAML text of each value
 };
 
+/// The profile a scenario names, as far as reports need it.
+struct ProfileReference {
+    std::string file;
+    std::string name;
+    std::string source;  // measured | datasheet
+};
+
 struct Scenario {
     std::string name;
     std::string description;
     std::string file;            // where it was loaded from
+    std::optional<ProfileReference> profile;
     std::string canonical_text;  // the YAML after --set overrides, as simulated
     std::string hash;            // FNV-1a of canonical_text, hex
     std::map<std::string, std::string> overrides;

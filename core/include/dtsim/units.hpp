@@ -19,5 +19,6 @@ std::optional<double> parse_flops_per_second(std::string_view text);
 std::string format_bytes(double bytes);
 std::string format_seconds(double seconds);
 std::string format_bytes_per_second(double bytes_per_second);
+std::string format_flops_per_second(double flops_per_second);
 
 }  // namespace dtsim

@@ -34,5 +34,13 @@ void ring_allreduce(SimulationContext& ctx, int actor_slot, const Ring& ring, do
 /// of each GPU's shard among the GPUs with the same local index, intra-node all-gather.
 void hierarchical_allreduce(SimulationContext& ctx, int actor_slot, int rank, double bytes);
 
+/// Broadcast of `bytes` from the group's first rank down a binomial tree (Open MPI's bmtree: position p
+/// receives from p minus its lowest set bit, then sends to p + 1, p + 2, p + 4 ... below that bit, at once).
+void binomial_broadcast(SimulationContext& ctx, int actor_slot, const Ring& group, double bytes);
+
+/// All-to-all where each rank sends `bytes` in all, bytes/n to each peer, in n-1 pairwise exchange steps
+/// (step s: send to position + s, receive from position - s).
+void pairwise_alltoall(SimulationContext& ctx, int actor_slot, const Ring& group, double bytes);
+
 
 }  // namespace dtsim::sim

@@ -45,6 +45,8 @@ public:
     simgrid::s4u::Mailbox* link_mailbox(int from, int to);
     /// One-way route latency from one rank's host to another's, with the model's latency factor.
     double route_latency_s(int from, int to);
+    /// Per-message software and protocol overhead between two ranks from the scenario's profile (else 0).
+    double message_overhead_s(int from, int to, double bytes) const;
     /// True once, for the first message to the rank named by the scenario's debug.lose_message_to_rank.
     bool lose_message_to(int rank);
     /// Records a span when it has a duration.

@@ -1,0 +1,54 @@
+#pragma once
+// The calibration plan: which microbenchmarks `dtsim-runtime calibrate` runs, in which order, with
+// which sizes. It is a pure function of the options and of the rank layout, so every rank computes the
+// same plan, and a resumed run skips exactly the items whose keys are already in samples.jsonl.
+#include <string>
+#include <vector>
+
+#include "dtsim/profile.hpp"
+
+namespace dtsim::calibrate {
+
+enum class ItemKind { collective, point_to_point, gemm, memory_bandwidth, launch_latency, copy };
+
+/// One sample to take.
+struct PlanItem {
+    ItemKind kind = ItemKind::collective;
+    std::string op;    // allreduce ... alltoall; sendrecv, pingpong; gemm; memory_bandwidth; launch_latency;
+                       // host_to_device, device_to_host
+    std::string mode;  // throughput | latency (network ops)
+    std::string dtype = "float32";
+    double bytes = 0;  // nccl-tests size semantics for collectives; message size for point-to-point
+    int ranks = 0;     // collective: the first `ranks` ranks take part
+    LinkClass link_class = LinkClass::intra_node;
+    int peer_a = 0;    // point-to-point: the pair
+    int peer_b = 0;
+    long long m = 0, n = 0, k = 0;  // gemm
+    std::string key() const;
+};
+
+struct PlanOptions {
+    double min_bytes = 8;
+    double max_bytes = 0;  // 0: the backend's default
+    double factor = 2;
+    bool quick = false;
+    bool gpu = false;                         // the cuda device: fp16/bf16 GEMMs and host<->device copies
+    std::vector<std::string> ops;             // empty: all; else a subset of the op names above
+};
+
+/// node_of_rank[r] is the node index (0-based, dense) of rank r.
+std::vector<PlanItem> make_plan(const PlanOptions& options, const std::vector<int>& node_of_rank);
+
+/// The largest buffer, in bytes, one rank needs for the plan's network items.
+double max_buffer_bytes(const std::vector<PlanItem>& plan);
+
+/// nccl-tests' bus-bandwidth factor (shared reference nccl-and-hardware.md §1.4): busbw = algbw × factor.
+double bus_bandwidth_factor(const std::string& op, int ranks);
+
+/// Link class of a group of ranks: intra_node on one node, inter_node with one rank per node, else mixed.
+LinkClass link_class_of(const std::vector<int>& node_of_rank, int ranks);
+
+const std::vector<std::string>& collective_ops();
+const std::vector<std::string>& all_ops();
+
+}  // namespace dtsim::calibrate

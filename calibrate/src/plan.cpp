@@ -1,0 +1,221 @@
+#include "dtsim/calibrate/plan.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <set>
+#include <stdexcept>
+
+namespace dtsim::calibrate {
+namespace {
+
+// Default sweep ends: nccl-tests-like on GPUs (8 B to 1 GB); host memory and TCP are slower, so the
+// CPU/MPI sweep stops at 64 MiB; --quick keeps a 4-rank calibration here within a few minutes.
+constexpr double kGpuMaxBytes = 1e9;
+constexpr double kCpuMaxBytes = 64.0 * 1024 * 1024;
+constexpr double kQuickGpuMaxBytes = 256.0 * 1024 * 1024;
+constexpr double kQuickCpuMaxBytes = 4.0 * 1024 * 1024;
+constexpr double kElementBytes = 4;  // float32, nccl-tests' default type
+
+std::vector<double> sizes(const PlanOptions& options) {
+    double max = options.max_bytes;
+    if (max <= 0)
+        max = options.quick ? (options.gpu ? kQuickGpuMaxBytes : kQuickCpuMaxBytes)
+                            : (options.gpu ? kGpuMaxBytes : kCpuMaxBytes);
+    const double factor = options.quick && options.factor == 2 ? 4 : options.factor;
+    std::vector<double> out;
+    for (double b = options.min_bytes; b <= max * (1 + 1e-12); b *= factor) out.push_back(std::round(b));
+    return out;
+}
+
+bool wanted(const PlanOptions& options, const std::string& op) {
+    return options.ops.empty() || std::find(options.ops.begin(), options.ops.end(), op) != options.ops.end();
+}
+
+// Bytes each rank contributes: collectives whose size is the whole array need at least one element each.
+bool size_fits(const std::string& op, double bytes, int ranks) {
+    const bool divided = op == "allgather" || op == "reducescatter" || op == "alltoall";
+    return (divided ? bytes / ranks : bytes) >= kElementBytes;
+}
+
+// Collective group sizes: the whole world; a full calibration adds every power of two below it, so
+// that fits exist per rank count.
+std::vector<int> group_sizes(const PlanOptions& options, int world) {
+    std::set<int> out{world};
+    if (!options.quick)
+        for (int n = 2; n < world; n *= 2) out.insert(n);
+    return {out.begin(), out.end()};
+}
+
+void add_network_items(const PlanOptions& options, const std::vector<int>& node_of_rank, std::vector<PlanItem>& plan) {
+    const int world = static_cast<int>(node_of_rank.size());
+    const auto byte_sizes = sizes(options);
+    if (world >= 2)
+        for (int ranks : group_sizes(options, world))
+            for (const auto& op : collective_ops()) {
+                if (!wanted(options, op)) continue;
+                for (const char* mode : {"throughput", "latency"})
+                    for (double bytes : byte_sizes)
+                        if (size_fits(op, bytes, ranks)) {
+                            PlanItem item;
+                            item.kind = ItemKind::collective;
+                            item.op = op;
+                            item.mode = mode;
+                            item.bytes = bytes;
+                            item.ranks = ranks;
+                            item.link_class = link_class_of(node_of_rank, ranks);
+                            plan.push_back(item);
+                        }
+            }
+    // One representative pair per link class: rank 0 and the first rank on its node, and rank 0 and the
+    // first rank on another node.
+    std::vector<std::pair<LinkClass, int>> pairs;
+    for (int r = 1; r < world; ++r)
+        if (node_of_rank[r] == node_of_rank[0]) {
+            pairs.emplace_back(LinkClass::intra_node, r);
+            break;
+        }
+    for (int r = 1; r < world; ++r)
+        if (node_of_rank[r] != node_of_rank[0]) {
+            pairs.emplace_back(LinkClass::inter_node, r);
+            break;
+        }
+    for (const auto& [link_class, peer] : pairs)
+        for (const char* op : {"pingpong", "sendrecv"}) {
+            if (!wanted(options, op)) continue;
+            for (double bytes : byte_sizes) {
+                PlanItem item;
+                item.kind = ItemKind::point_to_point;
+                item.op = op;
+                item.mode = std::string(op) == "pingpong" ? "latency" : "throughput";
+                item.bytes = bytes;
+                item.ranks = 2;
+                item.link_class = link_class;
+                item.peer_a = 0;
+                item.peer_b = peer;
+                plan.push_back(item);
+            }
+        }
+}
+
+void add_compute_items(const PlanOptions& options, std::vector<PlanItem>& plan) {
+    if (wanted(options, "gemm")) {
+        std::vector<std::string> dtypes{"float32"};
+        if (options.gpu) dtypes.insert(dtypes.end(), {"float16", "bfloat16"});
+        const long long max_square = options.gpu ? (options.quick ? 8192 : 16384) : (options.quick ? 1024 : 2048);
+        std::vector<std::array<long long, 3>> shapes;
+        for (long long s = 64; s <= max_square; s *= 2) shapes.push_back({s, s, s});
+        // Training-like shapes: a tall activation matrix times a square weight (a linear layer's forward
+        // for a batch of tokens), and the weight-gradient GEMM with the long dimension as k.
+        const long long tokens = options.gpu ? 16384 : 2048;
+        const long long hidden = options.gpu ? 4096 : 512;
+        shapes.push_back({tokens, hidden, hidden});
+        shapes.push_back({hidden, hidden, tokens});
+        for (const auto& dtype : dtypes)
+            for (const auto& [m, n, k] : shapes) {
+                PlanItem item;
+                item.kind = ItemKind::gemm;
+                item.op = "gemm";
+                item.dtype = dtype;
+                item.m = m;
+                item.n = n;
+                item.k = k;
+                plan.push_back(item);
+            }
+    }
+    if (wanted(options, "memory_bandwidth")) {
+        const double first = 1 << 20;
+        const double last = options.gpu ? 2e9 : (options.quick ? 64 : 512) * double(1 << 20);
+        for (double bytes = first; bytes <= last; bytes *= options.quick ? 8 : 4) {
+            PlanItem item;
+            item.kind = ItemKind::memory_bandwidth;
+            item.op = "memory_bandwidth";
+            item.bytes = bytes;
+            plan.push_back(item);
+        }
+    }
+    if (wanted(options, "launch_latency")) {
+        PlanItem item;
+        item.kind = ItemKind::launch_latency;
+        item.op = "launch_latency";
+        plan.push_back(item);
+    }
+    if (options.gpu)
+        for (const char* op : {"host_to_device", "device_to_host"}) {
+            if (!wanted(options, op)) continue;
+            for (double bytes = 4096; bytes <= (options.quick ? 64e6 : 1e9); bytes *= 8) {
+                PlanItem item;
+                item.kind = ItemKind::copy;
+                item.op = op;
+                item.bytes = bytes;
+                plan.push_back(item);
+            }
+        }
+}
+
+std::string bytes_text(double bytes) { return std::to_string(static_cast<long long>(bytes)); }
+
+}  // namespace
+
+const std::vector<std::string>& collective_ops() {
+    static const std::vector<std::string> ops{"allreduce", "allgather", "reducescatter", "broadcast", "alltoall"};
+    return ops;
+}
+
+const std::vector<std::string>& all_ops() {
+    static const std::vector<std::string> ops{"allreduce",        "allgather",      "reducescatter",  "broadcast",
+                                              "alltoall",         "sendrecv",       "pingpong",       "gemm",
+                                              "memory_bandwidth", "launch_latency", "host_to_device", "device_to_host"};
+    return ops;
+}
+
+std::string PlanItem::key() const {
+    switch (kind) {
+        case ItemKind::collective:
+            return op + "/" + mode + "/" + std::to_string(ranks) + "r/" + bytes_text(bytes);
+        case ItemKind::point_to_point:
+            return op + "/" + std::string(to_string(link_class)) + "/" + bytes_text(bytes);
+        case ItemKind::gemm:
+            return op + "/" + dtype + "/" + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
+        case ItemKind::memory_bandwidth:
+        case ItemKind::copy:
+            return op + "/" + bytes_text(bytes);
+        case ItemKind::launch_latency:
+            return op;
+    }
+    return op;
+}
+
+LinkClass link_class_of(const std::vector<int>& node_of_rank, int ranks) {
+    std::set<int> nodes(node_of_rank.begin(), node_of_rank.begin() + ranks);
+    if (nodes.size() == 1) return LinkClass::intra_node;
+    if (static_cast<int>(nodes.size()) == ranks) return LinkClass::inter_node;
+    return LinkClass::mixed;
+}
+
+std::vector<PlanItem> make_plan(const PlanOptions& options, const std::vector<int>& node_of_rank) {
+    if (node_of_rank.empty()) throw std::invalid_argument("a calibration plan needs at least one rank");
+    for (const auto& op : options.ops)
+        if (std::find(all_ops().begin(), all_ops().end(), op) == all_ops().end())
+            throw std::invalid_argument("unknown calibration op '" + op + "'");
+    std::vector<PlanItem> plan;
+    add_network_items(options, node_of_rank, plan);
+    add_compute_items(options, plan);
+    return plan;
+}
+
+double max_buffer_bytes(const std::vector<PlanItem>& plan) {
+    double out = kElementBytes;
+    for (const auto& item : plan)
+        if (item.kind == ItemKind::collective || item.kind == ItemKind::point_to_point) out = std::max(out, item.bytes);
+    return out;
+}
+
+double bus_bandwidth_factor(const std::string& op, int ranks) {
+    const double n = ranks;
+    if (op == "allreduce") return 2 * (n - 1) / n;
+    if (op == "allgather" || op == "reducescatter" || op == "alltoall") return (n - 1) / n;
+    return 1;  // broadcast, sendrecv, pingpong
+}
+
+}  // namespace dtsim::calibrate

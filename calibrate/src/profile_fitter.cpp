@@ -1,0 +1,136 @@
+#include "dtsim/calibrate/profile_fitter.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "dtsim/calibrate/fitting.hpp"
+#include "dtsim/input_error.hpp"
+
+namespace dtsim::calibrate {
+namespace {
+
+using NetworkKey = std::tuple<std::string, std::string, LinkClass, int, int>;  // op, mode, link class, ranks, nodes
+
+size_t distinct_sizes(const std::vector<Observation>& observations) {
+    std::set<double> sizes;
+    for (const auto& o : observations) sizes.insert(o.x);
+    return sizes.size();
+}
+
+double median(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    const size_t middle = values.size() / 2;
+    return values.size() % 2 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
+}
+
+/// The map orders the fits by (op, mode, link class, ranks, nodes), so profiles are deterministic.
+std::map<NetworkKey, std::vector<Observation>> network_groups(const std::vector<Sample>& samples) {
+    std::map<NetworkKey, std::vector<Observation>> groups;
+    for (const auto& s : samples) {
+        if (!is_network_op(s.op)) continue;
+        if (!s.link_class) throw InputError("sample '" + s.key + "': network op '" + s.op + "' without a link_class");
+        // A one-rank "collective" moves nothing between ranks: there is no network cost to fit.
+        if (s.ranks < 2) continue;
+        groups[{s.op, s.mode, *s.link_class, s.ranks, s.nodes}].push_back({s.bytes, s.time_s});
+    }
+    return groups;
+}
+
+std::vector<NetworkFit> fit_network(const std::vector<Sample>& samples) {
+    std::vector<NetworkFit> fits;
+    for (const auto& [key, observations] : network_groups(samples)) {
+        if (distinct_sizes(observations) < 2) continue;  // one size gives no slope: nothing to fit
+        NetworkFit fit;
+        std::tie(fit.op, fit.mode, fit.link_class, fit.ranks, fit.nodes) = key;
+        fit.model = fit_piecewise_alpha_beta(observations);
+        fit.quality = evaluate_fit(observations, [&fit](double bytes) { return fit.model.seconds(bytes); });
+        fits.push_back(std::move(fit));
+    }
+    return fits;
+}
+
+Precision precision_of(const Sample& sample) {
+    if (sample.dtype == "float32") return Precision::fp32;
+    if (sample.dtype == "float16") return Precision::fp16;
+    if (sample.dtype == "bfloat16") return Precision::bf16;
+    throw InputError("sample '" + sample.key + "': gemm dtype '" + sample.dtype +
+                     "' is not one of float32, float16, bfloat16");
+}
+
+std::string device_of(const std::vector<const Sample*>& compute) {
+    const std::string& device = compute.front()->device;
+    // A profile describes one kind of device; mixing two would fit neither.
+    for (const auto* s : compute)
+        if (s->device != device)
+            throw InputError("compute samples come from two devices, '" + device + "' and '" + s->device +
+                             "' (sample '" + s->key + "'); calibrate one kind of device per profile");
+    return device;
+}
+
+std::vector<GemmFit> fit_gemms(const std::vector<const Sample*>& compute) {
+    std::map<Precision, std::vector<Observation>> groups;
+    for (const auto* s : compute)
+        if (s->op == "gemm") groups[precision_of(*s)].push_back({s->flops, s->time_s});
+    std::vector<GemmFit> fits;
+    for (const auto& [precision, observations] : groups)
+        if (distinct_sizes(observations) >= 2) fits.push_back(fit_gemm(observations, precision));
+    return fits;
+}
+
+/// Memory bandwidth from a one-segment α-β fit over the sizes moved; with one size, the median rate.
+void fit_memory(const std::vector<const Sample*>& compute, ComputeProfile& profile) {
+    std::vector<Observation> observations;
+    for (const auto* s : compute)
+        if (s->op == "memory_bandwidth") observations.push_back({s->bytes, s->time_s});
+    if (observations.empty())
+        throw InputError("the compute samples have no memory_bandwidth sample; a profile with compute costs needs "
+                         "the memory bandwidth (run the calibration's memory benchmark)");
+    if (distinct_sizes(observations) >= 2) {
+        const auto model = fit_piecewise_alpha_beta(observations, SegmentationOptions{.max_segments = 1});
+        profile.memory_bytes_per_second = model.segments.front().bytes_per_second;
+        profile.memory_quality = evaluate_fit(observations, [&model](double bytes) { return model.seconds(bytes); });
+        return;
+    }
+    std::vector<double> rates;
+    for (const auto& o : observations) rates.push_back(o.x / o.seconds);
+    const double rate = median(rates);
+    profile.memory_bytes_per_second = rate;
+    profile.memory_quality = evaluate_fit(observations, [rate](double bytes) { return bytes / rate; });
+}
+
+double launch_overhead(const std::vector<const Sample*>& compute) {
+    std::vector<double> times;
+    for (const auto* s : compute)
+        if (s->op == "launch_latency") times.push_back(s->time_s);
+    return times.empty() ? 0 : median(times);
+}
+
+std::optional<ComputeProfile> fit_compute(const std::vector<Sample>& samples) {
+    std::vector<const Sample*> compute;
+    for (const auto& s : samples)
+        if (!is_network_op(s.op)) compute.push_back(&s);
+    if (compute.empty()) return std::nullopt;
+    ComputeProfile profile;
+    profile.device = device_of(compute);
+    profile.gemm = fit_gemms(compute);
+    fit_memory(compute, profile);
+    profile.launch_overhead_s = launch_overhead(compute);
+    return profile;
+}
+
+}  // namespace
+
+Profile fit_profile(const std::vector<Sample>& samples, const std::string& environment_json, const std::string& name) {
+    if (samples.empty()) throw InputError("no calibration samples to fit: the samples file is empty");
+    Profile profile;
+    profile.name = name;
+    profile.source = "measured";
+    profile.environment_json = environment_json;
+    profile.network = fit_network(samples);
+    profile.compute = fit_compute(samples);
+    return profile;
+}
+
+}  // namespace dtsim::calibrate

@@ -1,0 +1,129 @@
+#include "cross_validation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "dtsim/config_node.hpp"
+#include "dtsim/input_error.hpp"
+#include "dtsim/sim/collective_replay.hpp"
+#include "dtsim/units.hpp"
+#include "text_table.hpp"
+
+namespace dtsim::cli {
+namespace {
+
+constexpr double kLargeMessageBytes = 64 * 1024;  // issue 3's accuracy target applies above 64 KB
+
+struct Layout {
+    int nodes = 1;
+    int per_node = 1;
+};
+
+// The calibration's ranks must fill nodes in order, as the simulator's platform numbers them.
+Layout read_layout(const std::string& environment_path) {
+    const auto doc = ConfigNode::parse_file(environment_path);
+    const auto nodes = doc.integer("nodes", 1, 1 << 20);
+    const auto ranks = doc.integer("ranks", 1, 1 << 24);
+    if (ranks % nodes != 0) doc.fail("ranks", "must be a multiple of nodes for cross-validation (same ranks on every node)");
+    const long long per_node = ranks / nodes;
+    long long index = 0;
+    for (const auto& node : doc.child("node_of_rank").sequence()) {
+        if (node.yaml().as<long long>() != index / per_node)
+            doc.fail("node_of_rank", "ranks must fill nodes in order (mpirun --map-by slot) for cross-validation");
+        ++index;
+    }
+    return {static_cast<int>(nodes), static_cast<int>(per_node)};
+}
+
+std::string scenario_text(const Layout& layout, const std::string& profile_path, bool has_inter_node_fit) {
+    std::string text = "name: fit-validate\nprofile: \"" + std::filesystem::absolute(profile_path).string() +
+                       "\"\ncluster:\n  nodes: " + std::to_string(layout.nodes) +
+                       "\n  gpus_per_node: " + std::to_string(layout.per_node) + "\n  gpu: cpu\n  network_model: ideal\n";
+    // One node never uses its NIC; any preset stands in when the profile has no inter-node fit.
+    if (!has_inter_node_fit) text += "  nic: host-shm\n";
+    text += "model: {gradient_bytes: 4B, forward_time: 0s, backward_time: 0s, layers: 1, batch_per_gpu: 1}\n"
+            "training: {iterations: 1, strategy: {kind: allreduce}, fidelity: step}\n";
+    return text;
+}
+
+// Latency-mode samples of each (op, ranks), or throughput-mode ones where a group has no latency samples.
+std::vector<const calibrate::Sample*> samples_to_replay(const std::vector<calibrate::Sample>& samples) {
+    std::set<std::pair<std::string, int>> with_latency;
+    for (const auto& s : samples)
+        if (s.mode == "latency") with_latency.insert({s.op, s.ranks});
+    std::vector<const calibrate::Sample*> out;
+    for (const auto& s : samples) {
+        if (!calibrate::is_network_op(s.op) || s.op == "pingpong" || s.op == "sendrecv") continue;
+        const bool latency_group = with_latency.count({s.op, s.ranks}) > 0;
+        if ((s.mode == "latency") == latency_group) out.push_back(&s);
+    }
+    return out;
+}
+
+double median(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    const size_t mid = values.size() / 2;
+    return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+}
+
+}  // namespace
+
+std::vector<ValidationRow> cross_validate(const std::vector<calibrate::Sample>& samples, const std::string& environment_path,
+                                          const std::string& profile_path) {
+    const auto layout = read_layout(environment_path);
+    const auto profile = load_profile_file(profile_path);
+    const auto scenario = load_scenario_text(scenario_text(layout, profile_path, profile.link_cost(LinkClass::inter_node).has_value()),
+                                             "cross-validation of " + profile_path);
+    const auto chosen = samples_to_replay(samples);
+    if (chosen.empty()) throw InputError(environment_path + ": the calibration has no collective samples to validate");
+    std::vector<sim::CollectiveTrial> trials;
+    for (const auto* s : chosen) trials.push_back({s->op, s->bytes, s->ranks});
+    const auto predicted = sim::simulate_collectives(scenario, trials);
+    std::vector<ValidationRow> rows;
+    for (size_t i = 0; i < chosen.size(); ++i)
+        rows.push_back({chosen[i]->op, chosen[i]->ranks, chosen[i]->bytes, chosen[i]->time_s, predicted[i]});
+    return rows;
+}
+
+void print_validation(std::ostream& out, const std::vector<ValidationRow>& rows) {
+    TextTable table({"op", "ranks", "size", "measured", "predicted", "error"}, {false, true, true, true, true, true});
+    for (const auto& row : rows)
+        table.add_row({row.op, std::to_string(row.ranks), format_bytes(row.bytes), format_seconds(row.measured_s),
+                       format_seconds(row.predicted_s), percent(row.relative_error())});
+    out << "predicted (from point-to-point fits only) vs measured, one operation at a time:\n";
+    table.print(out, "  ");
+
+    std::map<std::pair<std::string, int>, std::pair<std::vector<double>, std::vector<double>>> errors;  // all, large
+    for (const auto& row : rows) {
+        auto& entry = errors[{row.op, row.ranks}];
+        entry.first.push_back(std::fabs(row.relative_error()));
+        if (row.bytes > kLargeMessageBytes) entry.second.push_back(std::fabs(row.relative_error()));
+    }
+    TextTable summary({"op", "ranks", "sizes", "median |err|", "max |err|", "> 64 KB: median", "> 64 KB: max"},
+                      {false, true, true, true, true, true, true});
+    for (const auto& [key, values] : errors) {
+        const auto& [all, large] = values;
+        summary.add_row({key.first, std::to_string(key.second), std::to_string(all.size()), percent(median(all)),
+                         percent(*std::max_element(all.begin(), all.end())), large.empty() ? "-" : percent(median(large)),
+                         large.empty() ? "-" : percent(*std::max_element(large.begin(), large.end()))});
+    }
+    out << "\nsummary:\n";
+    summary.print(out, "  ");
+}
+
+nlohmann::ordered_json validation_json(const std::vector<ValidationRow>& rows) {
+    auto out = nlohmann::ordered_json::array();
+    for (const auto& row : rows)
+        out.push_back({{"op", row.op},
+                       {"ranks", row.ranks},
+                       {"bytes", row.bytes},
+                       {"measured_s", row.measured_s},
+                       {"predicted_s", row.predicted_s},
+                       {"relative_error", row.relative_error()}});
+    return out;
+}
+
+}  // namespace dtsim::cli

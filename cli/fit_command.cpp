@@ -1,0 +1,96 @@
+// `dtsim fit DIR --out PROFILE.json`: fits cost models to calibration samples.
+// `dtsim fit --validate DIR PROFILE.json`: replays every measured collective from the point-to-point fits.
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "commands.hpp"
+#include "cross_validation.hpp"
+#include "dtsim/calibrate/profile_fitter.hpp"
+#include "dtsim/calibrate/samples.hpp"
+#include "dtsim/data_paths.hpp"
+#include "dtsim/input_error.hpp"
+#include "dtsim/run_store.hpp"
+#include "profile_report.hpp"
+
+namespace dtsim::cli {
+namespace {
+
+struct FitOptions {
+    std::vector<std::string> paths;  // DIR, or DIR PROFILE with --validate
+    std::string out;
+    std::string name;
+    std::string db;
+    std::string json;
+    bool validate = false;
+};
+
+calibrate::SampleFile read_samples(const std::filesystem::path& directory) {
+    const auto file = directory / "samples.jsonl";
+    if (!std::filesystem::exists(file))
+        throw InputError(file.string() + ": no such file; expected the --out folder of dtsim-runtime calibrate");
+    auto samples = calibrate::read_samples_file(file.string());
+    if (samples.truncated_lines > 0)
+        std::cerr << "dtsim fit: " << file.string() << ": skipped a last line cut short by a crash\n";
+    return samples;
+}
+
+void write_text(const std::string& path, const std::string& text) {
+    std::ofstream out(path);
+    out << text;
+    if (!out) throw InputError(path + ": cannot write");
+}
+
+void fit(const FitOptions& options) {
+    const std::filesystem::path directory(options.paths.at(0));
+    const auto samples = read_samples(directory);
+    const auto environment = read_text_file(directory / "environment.json");
+    const std::string name = options.name.empty() ? directory.filename().string() : options.name;
+    const auto profile = calibrate::fit_profile(samples.samples, environment, name);
+    const auto text = profile_to_json(profile);
+    write_text(options.out, text);
+    print_profile_report(std::cout, profile);
+    std::cout << "\n  written to " << options.out << "\n";
+    if (!options.db.empty()) {
+        RunStore store(options.db);
+        std::cout << "  stored as profile " << store.append_profile(profile.name, profile.source, text) << " in " << options.db
+                  << "\n";
+    }
+}
+
+void validate(const FitOptions& options) {
+    if (options.paths.size() != 2) throw InputError("dtsim fit --validate: expected DIR PROFILE.json");
+    const std::filesystem::path directory(options.paths[0]);
+    const auto samples = read_samples(directory);
+    const auto rows = cross_validate(samples.samples, (directory / "environment.json").string(), options.paths[1]);
+    print_validation(std::cout, rows);
+    if (!options.json.empty()) write_text(options.json, validation_json(rows).dump(2) + "\n");
+}
+
+}  // namespace
+
+void add_fit_command(CLI::App& app, int& exit_code) {
+    auto options = std::make_shared<FitOptions>();
+    auto* cmd = app.add_subcommand("fit", "Fit network and compute cost models to calibration samples (a profile)");
+    cmd->add_option("paths", options->paths, "DIR (the calibrate --out folder); with --validate: DIR PROFILE.json")
+        ->required()
+        ->expected(1, 2);
+    cmd->add_option("--out", options->out, "Write the profile JSON here");
+    cmd->add_option("--name", options->name, "Profile name (default: the folder's name)");
+    cmd->add_option("--db", options->db, "Also store the profile in this runs database");
+    cmd->add_flag("--validate", options->validate,
+                  "Simulate every measured collective from PROFILE's point-to-point fits and compare");
+    cmd->add_option("--json", options->json, "With --validate: write the comparison as JSON");
+    cmd->callback([options, &exit_code] {
+        if (options->validate)
+            validate(*options);
+        else {
+            if (options->paths.size() != 1) throw InputError("dtsim fit: expected one DIR (PROFILE.json only with --validate)");
+            if (options->out.empty()) throw InputError("dtsim fit: --out PROFILE.json is required");
+            fit(*options);
+        }
+        exit_code = exit_code::ok;
+    });
+}
+
+}  // namespace dtsim::cli

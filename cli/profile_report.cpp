@@ -1,0 +1,59 @@
+#include "profile_report.hpp"
+
+#include "dtsim/units.hpp"
+#include "text_table.hpp"
+
+namespace dtsim::cli {
+namespace {
+
+std::string quality_r2(const FitQuality& q) { return q.samples ? fixed(q.r_squared, 4) : "-"; }
+std::string quality_median(const FitQuality& q) { return q.samples ? percent(q.median_relative_error) : "-"; }
+std::string quality_max(const FitQuality& q) { return q.samples ? percent(q.max_relative_error) : "-"; }
+
+void print_network(std::ostream& out, const Profile& profile) {
+    out << "\n  network: t = alpha + bytes / beta, per segment (from its first size)\n";
+    TextTable table({"op", "mode", "link class", "ranks", "nodes", "from", "alpha", "beta", "samples", "R²", "median err", "max err"},
+                    {false, false, false, true, true, true, true, true, true, true, true, true});
+    for (const auto& fit : profile.network) {
+        bool first = true;
+        for (const auto& segment : fit.model.segments) {
+            const auto& q = fit.quality;
+            if (first)
+                table.add_row({fit.op, fit.mode, std::string(to_string(fit.link_class)), std::to_string(fit.ranks),
+                               std::to_string(fit.nodes), format_bytes(segment.min_bytes), format_seconds(segment.alpha_s),
+                               format_bytes_per_second(segment.bytes_per_second), std::to_string(q.samples), quality_r2(q),
+                               quality_median(q), quality_max(q)});
+            else
+                table.add_row({"", "", "", "", "", format_bytes(segment.min_bytes), format_seconds(segment.alpha_s),
+                               format_bytes_per_second(segment.bytes_per_second), "", "", "", ""});
+            first = false;
+        }
+    }
+    table.print(out, "  ");
+}
+
+void print_compute(std::ostream& out, const ComputeProfile& compute) {
+    out << "\n  compute on " << compute.device << ": GEMM t = fixed + FLOPs / rate\n";
+    TextTable table({"kernel", "fixed", "rate", "samples", "R²", "median err", "max err"},
+                    {false, true, true, true, true, true, true});
+    for (const auto& gemm : compute.gemm)
+        table.add_row({"gemm " + std::string(to_string(gemm.precision)), format_seconds(gemm.fixed_s),
+                       format_flops_per_second(gemm.flops_per_second), std::to_string(gemm.quality.samples), quality_r2(gemm.quality),
+                       quality_median(gemm.quality), quality_max(gemm.quality)});
+    const auto& m = compute.memory_quality;
+    table.add_row({"memory (triad)", "", format_bytes_per_second(compute.memory_bytes_per_second), std::to_string(m.samples),
+                   quality_r2(m), quality_median(m), quality_max(m)});
+    table.add_row({"launch", format_seconds(compute.launch_overhead_s), "", "", "", "", ""});
+    table.print(out, "  ");
+}
+
+}  // namespace
+
+void print_profile_report(std::ostream& out, const Profile& profile) {
+    out << "profile " << profile.name << " (" << profile.source << ", schema " << profile.schema_version << ")\n";
+    if (!profile.description.empty()) out << "  " << profile.description << "\n";
+    if (!profile.network.empty()) print_network(out, profile);
+    if (profile.compute) print_compute(out, *profile.compute);
+}
+
+}  // namespace dtsim::cli

@@ -1,0 +1,109 @@
+#pragma once
+// A profile says what the hardware costs (DESIGN.md, "Data model"): network and compute cost models
+// fitted from calibration samples (`dtsim fit`), or derived from datasheets and labelled so.
+// It is versioned JSON; a scenario's `profile:` key makes the simulator use it instead of presets.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dtsim/precision.hpp"
+
+namespace dtsim {
+
+inline constexpr int kProfileSchemaVersion = 1;
+
+/// How well a fit reproduces the samples it was fitted on.
+struct FitQuality {
+    int samples = 0;
+    double r_squared = 0;               // of the predicted times against the measured ones
+    double median_relative_error = 0;   // |predicted - measured| / measured
+    double max_relative_error = 0;
+};
+
+/// t = alpha_s + bytes / bytes_per_second for min_bytes <= bytes < next segment's min_bytes.
+struct AlphaBetaSegment {
+    double min_bytes = 0;
+    double alpha_s = 0;
+    double bytes_per_second = 0;
+};
+
+/// Hockney's model fitted piecewise: the segments are sorted by min_bytes, the first starts at 0;
+/// a breakpoint is where a protocol or algorithm switches (eager to rendezvous, LL to Simple).
+struct PiecewiseAlphaBeta {
+    std::vector<AlphaBetaSegment> segments;
+    const AlphaBetaSegment& segment_for(double bytes) const;
+    double seconds(double bytes) const;
+};
+
+/// Link classes a pair of ranks can be in; a collective over both is `mixed`.
+enum class LinkClass { intra_node, inter_node, mixed };
+std::string_view to_string(LinkClass value);
+std::optional<LinkClass> link_class_from_string(std::string_view text);
+
+/// One fitted network operation: a collective over `ranks` ranks on `nodes` nodes, or a point-to-point
+/// operation between two ranks of one link class.
+///   op:   allreduce, allgather, reducescatter, broadcast, alltoall (collectives);
+///         sendrecv (streaming bandwidth), pingpong (one-way time: half a round trip).
+///   mode: throughput (back-to-back ops, nccl-tests' default) or latency (one op at a time).
+struct NetworkFit {
+    std::string op;
+    std::string mode;
+    LinkClass link_class = LinkClass::intra_node;
+    int ranks = 2;
+    int nodes = 1;
+    PiecewiseAlphaBeta model;
+    FitQuality quality;
+};
+
+/// GEMM time as a function of its FLOPs: t = fixed_s + flops / flops_per_second. The achieved rate
+/// flops / t rises with size towards flops_per_second: an efficiency curve to the asymptotic peak.
+struct GemmFit {
+    Precision precision = Precision::fp32;
+    double fixed_s = 0;
+    double flops_per_second = 0;
+    FitQuality quality;
+    double seconds(double flops) const { return fixed_s + flops / flops_per_second; }
+    double achieved_flops_per_second(double flops) const { return flops / seconds(flops); }
+};
+
+struct ComputeProfile {
+    std::string device;                  // "cpu", or the CUDA device name
+    std::vector<GemmFit> gemm;           // one per measured precision
+    double memory_bytes_per_second = 0;  // STREAM-triad-like achieved bandwidth
+    double launch_overhead_s = 0;        // per kernel (GPU) or per BLAS call (CPU)
+    FitQuality memory_quality;
+    const GemmFit* gemm_for(Precision precision) const;  // nullptr when not measured
+};
+
+/// The point-to-point costs the simulator uses for one link class (from the pingpong fit):
+/// link latency and bandwidth, and the extra per-message time of the small-message regimes.
+struct LinkCost {
+    double latency_s = 0;        // one-way latency of the smallest messages' segment
+    double bytes_per_second = 0;  // bandwidth of the largest messages' segment
+    PiecewiseAlphaBeta one_way;  // the whole fitted one-way time
+    /// one_way(bytes) - (latency + bytes / bandwidth), never negative: the per-message software and
+    /// protocol overhead (eager copies, rendezvous handshakes) that a link's latency does not carry.
+    double message_overhead_s(double bytes) const;
+};
+
+struct Profile {
+    int schema_version = kProfileSchemaVersion;
+    std::string name;
+    std::string source;            // "measured" or "datasheet"
+    std::string description;
+    std::string environment_json;  // environment.json of the calibration, verbatim ("{}" for datasheet)
+    std::vector<NetworkFit> network;
+    std::optional<ComputeProfile> compute;
+
+    /// The pingpong fit of a link class, when the calibration saw such a pair.
+    const NetworkFit* point_to_point(LinkClass link_class) const;
+    std::optional<LinkCost> link_cost(LinkClass link_class) const;
+};
+
+/// Versioned JSON text (stable key order). Loading validates every field and throws InputError naming
+/// the file, line and key; a newer schema version is refused with a message saying so.
+std::string profile_to_json(const Profile& profile);
+Profile profile_from_json(const std::string& text, const std::string& file_label);
+Profile load_profile_file(const std::string& path);
+
+}  // namespace dtsim

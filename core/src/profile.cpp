@@ -1,0 +1,282 @@
+#include "dtsim/profile.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <iterator>
+#include <limits>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "dtsim/config_node.hpp"
+#include "dtsim/data_paths.hpp"
+#include "dtsim/input_error.hpp"
+
+namespace dtsim {
+
+const AlphaBetaSegment& PiecewiseAlphaBeta::segment_for(double bytes) const {
+    if (segments.empty()) throw std::logic_error("PiecewiseAlphaBeta::segment_for: the model has no segments");
+    // The last segment whose min_bytes is <= bytes; sizes below the first breakpoint use the first segment.
+    auto after = std::upper_bound(segments.begin(), segments.end(), bytes,
+                                  [](double b, const AlphaBetaSegment& s) { return b < s.min_bytes; });
+    return after == segments.begin() ? segments.front() : *std::prev(after);
+}
+
+double PiecewiseAlphaBeta::seconds(double bytes) const {
+    const auto& segment = segment_for(bytes);
+    return segment.alpha_s + bytes / segment.bytes_per_second;
+}
+
+std::string_view to_string(LinkClass value) {
+    switch (value) {
+    case LinkClass::intra_node: return "intra_node";
+    case LinkClass::inter_node: return "inter_node";
+    case LinkClass::mixed: return "mixed";
+    }
+    return "?";
+}
+
+std::optional<LinkClass> link_class_from_string(std::string_view text) {
+    for (auto value : {LinkClass::intra_node, LinkClass::inter_node, LinkClass::mixed})
+        if (to_string(value) == text) return value;
+    return std::nullopt;
+}
+
+const GemmFit* ComputeProfile::gemm_for(Precision precision) const {
+    for (const auto& fit : gemm)
+        if (fit.precision == precision) return &fit;
+    return nullptr;
+}
+
+double LinkCost::message_overhead_s(double bytes) const {
+    return std::max(0.0, one_way.seconds(bytes) - (latency_s + bytes / bytes_per_second));
+}
+
+const NetworkFit* Profile::point_to_point(LinkClass link_class) const {
+    const NetworkFit* found = nullptr;
+    for (const auto& fit : network) {
+        if (fit.op != "pingpong" || fit.link_class != link_class) continue;
+        // One message at a time is what a link's latency means; back-to-back pingpongs hide part of it.
+        if (fit.mode == "latency") return &fit;
+        if (!found) found = &fit;
+    }
+    return found;
+}
+
+std::optional<LinkCost> Profile::link_cost(LinkClass link_class) const {
+    const NetworkFit* fit = point_to_point(link_class);
+    if (!fit || fit->model.segments.empty()) return std::nullopt;
+    return LinkCost{fit->model.segments.front().alpha_s, fit->model.segments.back().bytes_per_second, fit->model};
+}
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+Json quality_to_json(const FitQuality& quality) {
+    Json j;
+    j["samples"] = quality.samples;
+    j["r_squared"] = quality.r_squared;
+    j["median_relative_error"] = quality.median_relative_error;
+    j["max_relative_error"] = quality.max_relative_error;
+    return j;
+}
+
+Json network_fit_to_json(const NetworkFit& fit) {
+    Json segments = Json::array();
+    for (const auto& segment : fit.model.segments) {
+        Json s;
+        s["min_bytes"] = segment.min_bytes;
+        s["alpha_s"] = segment.alpha_s;
+        s["bytes_per_second"] = segment.bytes_per_second;
+        segments.push_back(std::move(s));
+    }
+    Json j;
+    j["op"] = fit.op;
+    j["mode"] = fit.mode;
+    j["link_class"] = std::string(to_string(fit.link_class));
+    j["ranks"] = fit.ranks;
+    j["nodes"] = fit.nodes;
+    j["segments"] = std::move(segments);
+    j["quality"] = quality_to_json(fit.quality);
+    return j;
+}
+
+Json compute_to_json(const ComputeProfile& compute) {
+    Json gemm = Json::array();
+    for (const auto& fit : compute.gemm) {
+        Json g;
+        g["precision"] = std::string(to_string(fit.precision));
+        g["fixed_s"] = fit.fixed_s;
+        g["flops_per_second"] = fit.flops_per_second;
+        g["quality"] = quality_to_json(fit.quality);
+        gemm.push_back(std::move(g));
+    }
+    Json j;
+    j["device"] = compute.device;
+    j["gemm"] = std::move(gemm);
+    j["memory_bytes_per_second"] = compute.memory_bytes_per_second;
+    j["memory_quality"] = quality_to_json(compute.memory_quality);
+    j["launch_overhead_s"] = compute.launch_overhead_s;
+    return j;
+}
+
+Json environment_object(const std::string& environment_json) {
+    Json environment = Json::parse(environment_json, nullptr, false);
+    if (!environment.is_object())
+        throw std::invalid_argument("profile environment_json is not a JSON object: " + environment_json);
+    return environment;
+}
+
+// yaml-cpp read the JSON, so scalars come back as text: quoted ones (tag "!") are strings, plain ones are
+// JSON literals (numbers, true, false).
+Json yaml_to_json(const YAML::Node& node) {
+    switch (node.Type()) {
+    case YAML::NodeType::Map: {
+        Json object = Json::object();
+        for (const auto& entry : node) object[entry.first.Scalar()] = yaml_to_json(entry.second);
+        return object;
+    }
+    case YAML::NodeType::Sequence: {
+        Json array = Json::array();
+        for (const auto& item : node) array.push_back(yaml_to_json(item));
+        return array;
+    }
+    case YAML::NodeType::Scalar: {
+        if (node.Tag() == "!") return node.Scalar();
+        Json literal = Json::parse(node.Scalar(), nullptr, false);
+        return literal.is_discarded() ? Json(node.Scalar()) : literal;
+    }
+    default: return nullptr;
+    }
+}
+
+int count(const ConfigNode& node, std::string_view key, int min_value) {
+    return static_cast<int>(node.integer(key, min_value, INT_MAX));
+}
+
+double non_negative(const ConfigNode& node, std::string_view key) { return node.number(key, 0, kInfinity); }
+
+double positive(const ConfigNode& node, std::string_view key) {
+    const double value = node.number(key, 0, kInfinity);
+    if (value == 0) node.fail(key, "expected a positive number, got 0");
+    return value;
+}
+
+std::string optional_text(const ConfigNode& node, std::string_view key) {
+    if (!node.has(key)) return "";
+    const auto value = node.yaml()[std::string(key)];
+    if (!value.IsScalar()) node.fail(key, "expected a text value");
+    return value.Scalar();
+}
+
+FitQuality quality_from(const ConfigNode& node) {
+    node.require_map_with_keys({"samples", "r_squared", "median_relative_error", "max_relative_error"});
+    FitQuality quality;
+    quality.samples = count(node, "samples", 0);
+    quality.r_squared = node.number("r_squared", -kInfinity, 1);
+    quality.median_relative_error = non_negative(node, "median_relative_error");
+    quality.max_relative_error = non_negative(node, "max_relative_error");
+    return quality;
+}
+
+PiecewiseAlphaBeta model_from(const ConfigNode& list) {
+    PiecewiseAlphaBeta model;
+    for (const auto& node : list.sequence()) {
+        node.require_map_with_keys({"min_bytes", "alpha_s", "bytes_per_second"});
+        AlphaBetaSegment segment;
+        segment.min_bytes = non_negative(node, "min_bytes");
+        if (model.segments.empty() && segment.min_bytes != 0)
+            node.fail("min_bytes", "expected 0 for the first segment, got " + node.yaml()["min_bytes"].Scalar());
+        if (!model.segments.empty() && segment.min_bytes <= model.segments.back().min_bytes)
+            node.fail("min_bytes", "expected more than the previous segment's min_bytes (segments sorted by size)");
+        segment.alpha_s = non_negative(node, "alpha_s");
+        segment.bytes_per_second = positive(node, "bytes_per_second");
+        model.segments.push_back(segment);
+    }
+    if (model.segments.empty()) list.fail("", "expected at least one segment");
+    return model;
+}
+
+NetworkFit network_fit_from(const ConfigNode& node) {
+    node.require_map_with_keys({"op", "mode", "link_class", "ranks", "nodes", "segments", "quality"});
+    NetworkFit fit;
+    fit.op = node.choice("op", {"allreduce", "allgather", "reducescatter", "broadcast", "alltoall", "sendrecv", "pingpong"});
+    fit.mode = node.choice("mode", {"throughput", "latency"});
+    fit.link_class = *link_class_from_string(node.choice("link_class", {"intra_node", "inter_node", "mixed"}));
+    fit.ranks = count(node, "ranks", 2);
+    fit.nodes = count(node, "nodes", 1);
+    fit.model = model_from(node.child("segments"));
+    fit.quality = quality_from(node.child("quality"));
+    return fit;
+}
+
+GemmFit gemm_fit_from(const ConfigNode& node) {
+    node.require_map_with_keys({"precision", "fixed_s", "flops_per_second", "quality"});
+    GemmFit fit;
+    fit.precision = *precision_from_string(node.choice("precision", {"fp32", "tf32", "fp16", "bf16"}));
+    fit.fixed_s = non_negative(node, "fixed_s");
+    fit.flops_per_second = positive(node, "flops_per_second");
+    fit.quality = quality_from(node.child("quality"));
+    return fit;
+}
+
+ComputeProfile compute_from(const ConfigNode& node) {
+    node.require_map_with_keys(
+        {"device", "gemm", "memory_bytes_per_second", "memory_quality", "launch_overhead_s"});
+    ComputeProfile compute;
+    compute.device = node.text("device");
+    for (const auto& item : node.child("gemm").sequence()) compute.gemm.push_back(gemm_fit_from(item));
+    compute.memory_bytes_per_second = positive(node, "memory_bytes_per_second");
+    compute.memory_quality = quality_from(node.child("memory_quality"));
+    compute.launch_overhead_s = non_negative(node, "launch_overhead_s");
+    return compute;
+}
+
+int schema_version_from(const ConfigNode& root) {
+    const auto version = root.integer("schema_version", 1, INT_MAX);
+    if (version > kProfileSchemaVersion)
+        root.fail("schema_version", "the profile has schema version " + std::to_string(version) +
+                                        ", newer than this dtsim reads (" + std::to_string(kProfileSchemaVersion) +
+                                        "); upgrade dtsim or fit the profile again with this version");
+    return static_cast<int>(version);
+}
+
+}  // namespace
+
+std::string profile_to_json(const Profile& profile) {
+    Json j;
+    j["schema_version"] = profile.schema_version;
+    j["name"] = profile.name;
+    j["source"] = profile.source;
+    j["description"] = profile.description;
+    j["environment"] = environment_object(profile.environment_json);
+    j["network"] = Json::array();
+    for (const auto& fit : profile.network) j["network"].push_back(network_fit_to_json(fit));
+    if (profile.compute) j["compute"] = compute_to_json(*profile.compute);
+    return j.dump(2) + "\n";
+}
+
+Profile profile_from_json(const std::string& text, const std::string& file_label) {
+    const auto root = ConfigNode::parse(text, std::make_shared<DocumentSource>(DocumentSource{file_label, {}}));
+    // The version first: a newer profile may have keys this dtsim does not know, and saying "newer" is clearer.
+    if (!root.is_map()) root.fail("", "expected a profile (a JSON object)");
+    Profile profile;
+    profile.schema_version = schema_version_from(root);
+    root.require_map_with_keys(
+        {"schema_version", "name", "source", "description", "environment", "network", "compute"});
+    profile.name = root.text("name");
+    profile.source = root.choice("source", {"measured", "datasheet"});
+    profile.description = optional_text(root, "description");
+    const auto environment = root.child("environment");
+    if (!environment.is_map()) environment.fail("", "expected a JSON object describing the calibration environment");
+    profile.environment_json = yaml_to_json(environment.yaml()).dump();
+    for (const auto& item : root.child("network").sequence()) profile.network.push_back(network_fit_from(item));
+    if (root.has("compute")) profile.compute = compute_from(root.child("compute"));
+    return profile;
+}
+
+Profile load_profile_file(const std::string& path) { return profile_from_json(read_text_file(path), path); }
+
+}  // namespace dtsim

@@ -1,0 +1,33 @@
+#pragma once
+// A communicator runs the network side of the microbenchmarks (and, later, of measured runs).
+// Operations are *started* in order; synchronize() waits until all started ones are complete. For MPI
+// each call completes before it returns; for NCCL it is enqueued on the rank's CUDA stream.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace dtsim::runtime {
+
+class Communicator {
+public:
+    virtual ~Communicator() = default;
+    virtual std::string name() const = 0;
+    virtual std::string version() const = 0;
+
+    /// Collective: allocates buffers of `bytes` each and makes a sub-communicator for each group size
+    /// (the first `ranks` world ranks). Every rank must call it with the same arguments.
+    virtual void prepare(std::size_t bytes, const std::vector<int>& group_sizes) = 0;
+
+    /// One collective among the first `ranks` ranks; other ranks return at once. `bytes` has nccl-tests'
+    /// meaning: the buffer for allreduce and broadcast, the whole gathered array for allgather, the whole
+    /// input for reducescatter, each rank's total send for alltoall.
+    virtual void start_collective(const std::string& op, std::size_t bytes, int ranks) = 0;
+
+    /// `window` messages of `bytes` to (from) one peer, started together.
+    virtual void start_send(int peer, std::size_t bytes, int window) = 0;
+    virtual void start_recv(int peer, std::size_t bytes, int window) = 0;
+
+    virtual void synchronize() = 0;
+};
+
+}  // namespace dtsim::runtime

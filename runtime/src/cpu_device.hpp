@@ -1,0 +1,20 @@
+#pragma once
+// The `cpu` device: OpenBLAS GEMMs and a STREAM-like triad on one core per rank (a CPU worker).
+#include "device.hpp"
+
+namespace dtsim::runtime {
+
+class CpuDevice : public Device {
+public:
+    CpuDevice();
+    std::string name() const override { return "cpu"; }
+    std::string kind() const override { return "cpu"; }
+    std::string environment_json() const override;
+    std::unique_ptr<Kernel> gemm(long long m, long long n, long long k, const std::string& dtype) override;
+    std::unique_ptr<Kernel> triad(std::size_t bytes) override;
+    std::unique_ptr<Kernel> empty_launch() override;
+    std::unique_ptr<Kernel> copy(const std::string&, std::size_t) override { return nullptr; }
+    void synchronize() override {}
+};
+
+}  // namespace dtsim::runtime

@@ -1,0 +1,161 @@
+#include "cuda_device.hpp"
+
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "cuda_check.hpp"
+#include "cuda_kernels.hpp"
+
+namespace dtsim::runtime {
+namespace {
+
+/// Device memory freed with the kernel that owns it.
+class DeviceBuffer {
+public:
+    explicit DeviceBuffer(std::size_t bytes) { cuda_check(cudaMalloc(&data_, bytes), "cudaMalloc"); }
+    ~DeviceBuffer() { cudaFree(data_); }
+    DeviceBuffer(const DeviceBuffer&) = delete;
+    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+    void* get() const { return data_; }
+
+private:
+    void* data_ = nullptr;
+};
+
+cudaDataType_t data_type(const std::string& dtype) {
+    if (dtype == "float32") return CUDA_R_32F;
+    if (dtype == "float16") return CUDA_R_16F;
+    if (dtype == "bfloat16") return CUDA_R_16BF;
+    throw std::invalid_argument("unknown GEMM type '" + dtype + "'");
+}
+
+std::size_t element_size(const std::string& dtype) { return dtype == "float32" ? 4 : 2; }
+
+class GemmKernel : public Kernel {
+public:
+    GemmKernel(cublasHandle_t blas, long long m, long long n, long long k, const std::string& dtype)
+        : blas_(blas), m_(static_cast<int>(m)), n_(static_cast<int>(n)), k_(static_cast<int>(k)), type_(data_type(dtype)),
+          a_(static_cast<std::size_t>(m * k) * element_size(dtype)), b_(static_cast<std::size_t>(k * n) * element_size(dtype)),
+          c_(static_cast<std::size_t>(m * n) * element_size(dtype)) {
+        cuda_check(cudaMemset(a_.get(), 0, static_cast<std::size_t>(m * k) * element_size(dtype)), "cudaMemset");
+        cuda_check(cudaMemset(b_.get(), 0, static_cast<std::size_t>(k * n) * element_size(dtype)), "cudaMemset");
+    }
+    void start() override {
+        // Column-major C(m×n) = A(m×k)·B(k×n), fp32 accumulation as frameworks use for fp16/bf16 training.
+        const float alpha = 1.0f, beta = 0.0f;
+        cublas_check(cublasGemmEx(blas_, CUBLAS_OP_N, CUBLAS_OP_N, m_, n_, k_, &alpha, a_.get(), type_, m_, b_.get(), type_,
+                                  k_, &beta, c_.get(), type_, m_, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+                     "cublasGemmEx");
+    }
+
+private:
+    cublasHandle_t blas_;
+    int m_, n_, k_;
+    cudaDataType_t type_;
+    DeviceBuffer a_, b_, c_;
+};
+
+class TriadKernel : public Kernel {
+public:
+    TriadKernel(std::size_t bytes, cudaStream_t stream)
+        : n_(bytes / 3 / sizeof(float)), stream_(stream), a_(n_ * sizeof(float)), b_(n_ * sizeof(float)), c_(n_ * sizeof(float)) {}
+    void start() override {
+        launch_triad_kernel(static_cast<float*>(a_.get()), static_cast<const float*>(b_.get()),
+                            static_cast<const float*>(c_.get()), n_, stream_);
+        cuda_check(cudaGetLastError(), "triad kernel launch");
+    }
+
+private:
+    std::size_t n_;
+    cudaStream_t stream_;
+    DeviceBuffer a_, b_, c_;
+};
+
+class EmptyKernel : public Kernel {
+public:
+    explicit EmptyKernel(cudaStream_t stream) : stream_(stream) {}
+    void start() override {
+        launch_empty_kernel(stream_);
+        cuda_check(cudaGetLastError(), "empty kernel launch");
+    }
+
+private:
+    cudaStream_t stream_;
+};
+
+class CopyKernel : public Kernel {
+public:
+    CopyKernel(bool to_device, std::size_t bytes, cudaStream_t stream)
+        : to_device_(to_device), bytes_(bytes), stream_(stream), device_(bytes) {
+        cuda_check(cudaMallocHost(&host_, bytes), "cudaMallocHost");
+    }
+    ~CopyKernel() override { cudaFreeHost(host_); }
+    CopyKernel(const CopyKernel&) = delete;
+    CopyKernel& operator=(const CopyKernel&) = delete;
+    void start() override {
+        cuda_check(to_device_ ? cudaMemcpyAsync(device_.get(), host_, bytes_, cudaMemcpyHostToDevice, stream_)
+                              : cudaMemcpyAsync(host_, device_.get(), bytes_, cudaMemcpyDeviceToHost, stream_),
+                   "cudaMemcpyAsync");
+    }
+
+private:
+    bool to_device_;
+    std::size_t bytes_;
+    cudaStream_t stream_;
+    DeviceBuffer device_;
+    void* host_ = nullptr;
+};
+
+}  // namespace
+
+std::optional<std::string> cuda_unavailable_reason() {
+    int count = 0;
+    const cudaError_t code = cudaGetDeviceCount(&count);
+    if (code != cudaSuccess) return std::string("cudaGetDeviceCount: ") + cudaGetErrorString(code);
+    if (count == 0) return std::string("cudaGetDeviceCount found 0 devices");
+    return std::nullopt;
+}
+
+CudaDevice::CudaDevice(int local_rank) {
+    int count = 0;
+    cuda_check(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
+    ordinal_ = local_rank % count;
+    cuda_check(cudaSetDevice(ordinal_), "cudaSetDevice");
+    cudaDeviceProp properties{};
+    cuda_check(cudaGetDeviceProperties(&properties, ordinal_), "cudaGetDeviceProperties");
+    name_ = properties.name;
+    cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+    cublas_check(cublasCreate(&blas_), "cublasCreate");
+    cublas_check(cublasSetStream(blas_, stream_), "cublasSetStream");
+}
+
+CudaDevice::~CudaDevice() {
+    if (blas_) cublasDestroy(blas_);
+    if (stream_) cudaStreamDestroy(stream_);
+}
+
+std::string CudaDevice::environment_json() const {
+    int driver = 0, runtime = 0, blas = 0;
+    cudaDriverGetVersion(&driver);
+    cudaRuntimeGetVersion(&runtime);
+    cublasGetVersion(blas_, &blas);
+    return nlohmann::ordered_json{{"device", "cuda"},     {"gpu", name_},          {"cuda_driver", driver},
+                                  {"cuda_runtime", runtime}, {"cublas", blas},      {"device_ordinal", ordinal_}}
+        .dump();
+}
+
+std::unique_ptr<Kernel> CudaDevice::gemm(long long m, long long n, long long k, const std::string& dtype) {
+    return std::make_unique<GemmKernel>(blas_, m, n, k, dtype);
+}
+
+std::unique_ptr<Kernel> CudaDevice::triad(std::size_t bytes) { return std::make_unique<TriadKernel>(bytes, stream_); }
+
+std::unique_ptr<Kernel> CudaDevice::empty_launch() { return std::make_unique<EmptyKernel>(stream_); }
+
+std::unique_ptr<Kernel> CudaDevice::copy(const std::string& direction, std::size_t bytes) {
+    return std::make_unique<CopyKernel>(direction == "host_to_device", bytes, stream_);
+}
+
+void CudaDevice::synchronize() { cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize"); }
+
+}  // namespace dtsim::runtime

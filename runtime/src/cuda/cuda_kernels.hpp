@@ -1,0 +1,13 @@
+#pragma once
+// Device kernels written in CUDA (cuda_kernels.cu); callable from host C++.
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+namespace dtsim::runtime {
+
+void launch_empty_kernel(cudaStream_t stream);
+/// a = b + 3·c over n floats: reads two arrays and writes one, like STREAM's triad.
+void launch_triad_kernel(float* a, const float* b, const float* c, std::size_t n, cudaStream_t stream);
+
+}  // namespace dtsim::runtime

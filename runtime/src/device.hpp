@@ -1,0 +1,35 @@
+#pragma once
+// A device runs the compute side of the microbenchmarks: GEMMs, a memory-bandwidth kernel, the cost of
+// launching a kernel, and host<->device copies. Kernels are started in order; synchronize() waits.
+#include <cstddef>
+#include <memory>
+#include <string>
+
+namespace dtsim::runtime {
+
+class Kernel {
+public:
+    virtual ~Kernel() = default;
+    virtual void start() = 0;
+};
+
+class Device {
+public:
+    virtual ~Device() = default;
+    virtual std::string name() const = 0;  // "cpu", or the CUDA device's name
+    virtual std::string kind() const = 0;  // "cpu" or "cuda"
+    /// Versions and settings worth recording with the samples (driver, BLAS threads ...), as JSON text.
+    virtual std::string environment_json() const = 0;
+
+    virtual std::unique_ptr<Kernel> gemm(long long m, long long n, long long k, const std::string& dtype) = 0;
+    /// STREAM-triad-like a = b + s·c moving `bytes` in total (three arrays of bytes/3).
+    virtual std::unique_ptr<Kernel> triad(std::size_t bytes) = 0;
+    /// The smallest unit of work the device can be asked to do: an empty kernel, or a 1×1×1 BLAS call.
+    virtual std::unique_ptr<Kernel> empty_launch() = 0;
+    /// Host<->device copies of `bytes`; nullptr where there is no separate device memory.
+    virtual std::unique_ptr<Kernel> copy(const std::string& direction, std::size_t bytes) = 0;
+
+    virtual void synchronize() = 0;
+};
+
+}  // namespace dtsim::runtime

@@ -1,0 +1,93 @@
+// dtsim-runtime: the MPI program that runs on the real cluster, one rank per GPU (or CPU worker).
+//   mpirun -np N dtsim-runtime calibrate --backend mpi|nccl --out DIR [--quick] [--resume]
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "calibrate_command.hpp"
+#include "dtsim/input_error.hpp"
+#include "dtsim/units.hpp"
+#include "mpi_algorithms.hpp"
+#include "mpi_context.hpp"
+
+namespace {
+
+double size_option(const std::string& text, const char* option) {
+    const auto bytes = dtsim::parse_bytes(text);
+    if (!bytes || *bytes < 1)
+        throw dtsim::InputError(std::string(option) + " '" + text + "': expected a size of at least one byte, such as 8B or 64MiB");
+    return *bytes;
+}
+
+std::string joined(int argc, char** argv) {
+    std::string out;
+    for (int i = 0; i < argc; ++i) out += (i ? " " : "") + std::string(argv[i]);
+    return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"dtsim-runtime: calibrate a real cluster (run under mpirun or srun, one rank per GPU or CPU worker)"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "dtsim-runtime 0.1.0");
+
+    dtsim::runtime::CalibrateOptions options;
+    std::string min_text = "8B", max_text, ops_text;
+    auto* calibrate = app.add_subcommand("calibrate", "measure collectives, point-to-point and compute kernels");
+    calibrate->add_option("--backend", options.backend, "mpi (MPI + CPU) or nccl (NCCL + CUDA)")
+        ->check(CLI::IsMember({"mpi", "nccl"}))
+        ->capture_default_str();
+    calibrate->add_option("--out", options.out, "directory for samples.jsonl and environment.json")->required();
+    calibrate->add_flag("--quick", options.plan.quick, "a short sweep (minutes, not hours)");
+    calibrate->add_flag("--resume", options.resume, "keep the samples already in --out and take only the missing ones");
+    calibrate->add_option("--min", min_text, "smallest message size")->capture_default_str();
+    calibrate->add_option("--max", max_text, "largest message size (default 1GB on GPUs, 64MiB on CPUs; less with --quick)");
+    calibrate->add_option("--factor", options.plan.factor, "multiplicative step between sizes")
+        ->check(CLI::Range(1.01, 1024.0))
+        ->capture_default_str();
+    calibrate->add_option("--ops", ops_text, "comma-separated subset of operations (default: all)");
+    calibrate->add_option("--target-time", options.target_seconds, "seconds of timed work per sample (default 0.02 quick, 0.2 full)")
+        ->check(CLI::Range(1e-4, 60.0));
+    calibrate->add_flag("--print-plan", options.print_plan, "print the keys of the samples the plan would take, and exit");
+
+    try {
+        app.parse(argc, argv);
+        options.plan.min_bytes = size_option(min_text, "--min");
+        if (!max_text.empty()) options.plan.max_bytes = size_option(max_text, "--max");
+        if (options.plan.max_bytes > 0 && options.plan.max_bytes < options.plan.min_bytes)
+            throw dtsim::InputError("--max " + max_text + " is smaller than --min " + min_text);
+        for (size_t start = 0; !ops_text.empty() && start <= ops_text.size();) {
+            const auto end = std::min(ops_text.find(',', start), ops_text.size());
+            const std::string op = ops_text.substr(start, end - start);
+            const auto& known = dtsim::calibrate::all_ops();
+            if (std::find(known.begin(), known.end(), op) == known.end())
+                throw dtsim::InputError("--ops: unknown operation '" + op + "'; expected some of: allreduce, allgather, "
+                                        "reducescatter, broadcast, alltoall, sendrecv, pingpong, gemm, memory_bandwidth, "
+                                        "launch_latency, host_to_device, device_to_host");
+            options.plan.ops.push_back(op);
+            start = end + 1;
+        }
+    } catch (const CLI::ParseError& e) {
+        const int code = app.exit(e);
+        return code == 0 ? 0 : dtsim::exit_code::bad_input;
+    } catch (const dtsim::InputError& e) {
+        std::cerr << "dtsim-runtime: error: " << e.what() << "\n";
+        return dtsim::exit_code::bad_input;
+    }
+    options.command_line = joined(argc, argv);
+    if (options.backend == "mpi") options.pinned_algorithms = dtsim::runtime::pin_mpi_collective_algorithms();
+
+    dtsim::runtime::MpiContext context(argc, argv);
+    try {
+        return dtsim::runtime::run_calibrate(options, context);
+    } catch (const dtsim::InputError& e) {
+        if (context.rank() == 0) std::cerr << "dtsim-runtime: error: " << e.what() << "\n";
+        return dtsim::exit_code::bad_input;
+    } catch (const std::exception& e) {
+        // A failure on one rank leaves the others blocked in a collective: abort the whole job.
+        std::cerr << "dtsim-runtime: rank " << context.rank() << ": error: " << e.what() << "\n";
+        MPI_Abort(context.world(), dtsim::exit_code::failure);
+        return dtsim::exit_code::failure;
+    }
+}

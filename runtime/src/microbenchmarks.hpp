@@ -1,0 +1,42 @@
+#pragma once
+// Timing of one plan item on every rank, following nccl-tests and the OSU benchmarks (shared reference
+// nccl-and-hardware.md §1.2 and §4.1):
+//   throughput  ops started back to back with no barrier between them; per-op time = batch time / ops,
+//               averaged over the taking-part ranks (nccl-tests' default `-a 1`);
+//   latency     one op at a time between barriers; per-op time = the slowest rank's (OSU-style);
+//   pingpong    one-way time = half a round trip; sendrecv: a window of messages and a short ack (osu_bw);
+//   compute     every rank runs its kernel at once (as in training); per-run time = the slowest rank's.
+// The iteration count adapts so that each sample takes about `target_seconds`.
+#include <vector>
+
+#include "backend.hpp"
+#include "dtsim/calibrate/plan.hpp"
+#include "mpi_context.hpp"
+
+namespace dtsim::runtime {
+
+struct Measurement {
+    double time_s = 0;                      // the sample's headline time (see above)
+    std::vector<double> iteration_times_s;  // raw: per iteration, or per batch in throughput mode
+    int iterations = 0;
+    int warmup = 0;
+};
+
+class Microbenchmarks {
+public:
+    Microbenchmarks(const MpiContext& context, Backend& backend, double target_seconds);
+    /// Collective over all ranks: every rank calls it with the same item; all get the same result.
+    Measurement run(const calibrate::PlanItem& item);
+
+private:
+    Measurement collective(const calibrate::PlanItem& item);
+    Measurement point_to_point(const calibrate::PlanItem& item);
+    Measurement compute(const calibrate::PlanItem& item);
+    int iterations_for(double estimate_s, int minimum, int maximum) const;
+
+    const MpiContext& context_;
+    Backend& backend_;
+    double target_seconds_;
+};
+
+}  // namespace dtsim::runtime

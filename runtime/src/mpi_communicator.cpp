@@ -1,0 +1,84 @@
+#include "mpi_communicator.hpp"
+
+#include <stdexcept>
+#include <vector>
+
+namespace dtsim::runtime {
+namespace {
+
+constexpr int kDataTag = 17;
+
+void check(int code, const std::string& what) {
+    if (code == MPI_SUCCESS) return;
+    char text[MPI_MAX_ERROR_STRING] = {};
+    int length = 0;
+    MPI_Error_string(code, text, &length);
+    throw std::runtime_error(what + " failed: " + std::string(text, static_cast<size_t>(length)));
+}
+
+int elements(std::size_t bytes) { return static_cast<int>(bytes / sizeof(float)); }
+
+}  // namespace
+
+MpiCommunicator::MpiCommunicator(const MpiContext& context) : context_(context) {}
+
+MpiCommunicator::~MpiCommunicator() {
+    for (auto& [size, comm] : groups_)
+        if (comm != MPI_COMM_NULL && comm != MPI_COMM_WORLD) MPI_Comm_free(&comm);
+}
+
+void MpiCommunicator::prepare(std::size_t bytes, const std::vector<int>& group_sizes) {
+    send_.assign(bytes / sizeof(float) + 1, 1.0f);
+    receive_.assign(bytes / sizeof(float) + 1, 0.0f);
+    for (int size : group_sizes) {
+        if (groups_.count(size)) continue;
+        if (size == context_.size()) {
+            groups_[size] = MPI_COMM_WORLD;
+            continue;
+        }
+        MPI_Comm comm = MPI_COMM_NULL;
+        const int color = context_.rank() < size ? 0 : MPI_UNDEFINED;
+        check(MPI_Comm_split(MPI_COMM_WORLD, color, context_.rank(), &comm), "MPI_Comm_split");
+        groups_[size] = comm;
+    }
+}
+
+void MpiCommunicator::start_collective(const std::string& op, std::size_t bytes, int ranks) {
+    const MPI_Comm comm = groups_.at(ranks);
+    if (comm == MPI_COMM_NULL) return;
+    float* in = send_.data();
+    float* out = receive_.data();
+    const int count = elements(bytes);
+    const int share = count / ranks;  // per-rank chunk of the collectives whose size is the whole array
+    if (op == "allreduce")
+        check(MPI_Allreduce(in, out, count, MPI_FLOAT, MPI_SUM, comm), "MPI_Allreduce");
+    else if (op == "allgather")
+        check(MPI_Allgather(in, share, MPI_FLOAT, out, share, MPI_FLOAT, comm), "MPI_Allgather");
+    else if (op == "reducescatter")
+{
+        // MPI_Reduce_scatter rather than its _block form: Open MPI's tuned ring algorithm exists only for it.
+        const std::vector<int> counts(static_cast<size_t>(ranks), share);
+        check(MPI_Reduce_scatter(in, out, counts.data(), MPI_FLOAT, MPI_SUM, comm), "MPI_Reduce_scatter");
+    }
+    else if (op == "broadcast")
+        check(MPI_Bcast(in, count, MPI_FLOAT, 0, comm), "MPI_Bcast");
+    else if (op == "alltoall")
+        check(MPI_Alltoall(in, share, MPI_FLOAT, out, share, MPI_FLOAT, comm), "MPI_Alltoall");
+    else
+        throw std::invalid_argument("unknown collective '" + op + "'");
+}
+
+void MpiCommunicator::transfer(bool send, int peer, std::size_t bytes, int window) {
+    std::vector<MPI_Request> requests(static_cast<size_t>(window));
+    const int count = std::max(1, elements(bytes));
+    for (auto& request : requests)
+        check(send ? MPI_Isend(send_.data(), count, MPI_FLOAT, peer, kDataTag, MPI_COMM_WORLD, &request)
+                   : MPI_Irecv(receive_.data(), count, MPI_FLOAT, peer, kDataTag, MPI_COMM_WORLD, &request),
+              send ? "MPI_Isend" : "MPI_Irecv");
+    check(MPI_Waitall(window, requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+}
+
+void MpiCommunicator::start_send(int peer, std::size_t bytes, int window) { transfer(true, peer, bytes, window); }
+void MpiCommunicator::start_recv(int peer, std::size_t bytes, int window) { transfer(false, peer, bytes, window); }
+
+}  // namespace dtsim::runtime

@@ -1,0 +1,104 @@
+#include "mpi_context.hpp"
+
+#include <map>
+#include <stdexcept>
+
+namespace dtsim::runtime {
+namespace {
+
+void check(int code, const char* what) {
+    if (code != MPI_SUCCESS) throw std::runtime_error(std::string(what) + " failed (MPI error " + std::to_string(code) + ")");
+}
+
+std::vector<std::string> gather_host_names(MPI_Comm comm, int size) {
+    char name[MPI_MAX_PROCESSOR_NAME] = {};
+    int length = 0;
+    check(MPI_Get_processor_name(name, &length), "MPI_Get_processor_name");
+    std::vector<char> all(static_cast<size_t>(size) * MPI_MAX_PROCESSOR_NAME);
+    check(MPI_Allgather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, comm),
+          "MPI_Allgather");
+    std::vector<std::string> out;
+    for (int r = 0; r < size; ++r) out.emplace_back(all.data() + static_cast<size_t>(r) * MPI_MAX_PROCESSOR_NAME);
+    return out;
+}
+
+}  // namespace
+
+MpiContext::MpiContext(int& argc, char**& argv) {
+    int provided = 0;
+    check(MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    check(MPI_Comm_rank(MPI_COMM_WORLD, &rank_), "MPI_Comm_rank");
+    check(MPI_Comm_size(MPI_COMM_WORLD, &size_), "MPI_Comm_size");
+    host_names_ = gather_host_names(MPI_COMM_WORLD, size_);
+
+    // A node is a shared-memory domain as the MPI library sees it; its lowest world rank names it.
+    MPI_Comm node_comm = MPI_COMM_NULL;
+    check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node_comm),
+          "MPI_Comm_split_type");
+    check(MPI_Comm_rank(node_comm, &local_rank_), "MPI_Comm_rank");
+    int leader = rank_;
+    check(MPI_Bcast(&leader, 1, MPI_INT, 0, node_comm), "MPI_Bcast");
+    MPI_Comm_free(&node_comm);
+    std::vector<int> leaders(static_cast<size_t>(size_));
+    check(MPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, MPI_COMM_WORLD), "MPI_Allgather");
+    std::map<int, int> dense;
+    for (int l : leaders) dense.emplace(l, static_cast<int>(dense.size()));
+    for (int l : leaders) node_of_rank_.push_back(dense.at(l));
+}
+
+MpiContext::~MpiContext() { MPI_Finalize(); }
+
+int MpiContext::nodes() const {
+    int out = 0;
+    for (int n : node_of_rank_) out = std::max(out, n + 1);
+    return out;
+}
+
+void MpiContext::barrier() const { check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"); }
+
+double MpiContext::max_over_ranks(double value) const {
+    double out = 0;
+    check(MPI_Allreduce(&value, &out, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
+    return out;
+}
+
+double MpiContext::mean_over_ranks(double value) const {
+    double out = 0;
+    check(MPI_Allreduce(&value, &out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
+    return out / size_;
+}
+
+std::vector<double> MpiContext::max_over_ranks(const std::vector<double>& values) const {
+    std::vector<double> out(values.size());
+    check(MPI_Allreduce(values.data(), out.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD),
+          "MPI_Allreduce");
+    return out;
+}
+
+std::vector<double> MpiContext::broadcast(std::vector<double> values, int root) const {
+    int count = static_cast<int>(values.size());
+    check(MPI_Bcast(&count, 1, MPI_INT, root, MPI_COMM_WORLD), "MPI_Bcast");
+    values.resize(static_cast<size_t>(count));
+    check(MPI_Bcast(values.data(), count, MPI_DOUBLE, root, MPI_COMM_WORLD), "MPI_Bcast");
+    return values;
+}
+
+std::string MpiContext::broadcast(std::string text, int root) const {
+    int length = static_cast<int>(text.size());
+    check(MPI_Bcast(&length, 1, MPI_INT, root, MPI_COMM_WORLD), "MPI_Bcast");
+    text.resize(static_cast<size_t>(length));
+    check(MPI_Bcast(text.data(), length, MPI_CHAR, root, MPI_COMM_WORLD), "MPI_Bcast");
+    return text;
+}
+
+std::string MpiContext::library_version() const {
+    char text[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+    int length = 0;
+    MPI_Get_library_version(text, &length);
+    std::string out(text, static_cast<size_t>(length));
+    const auto end = out.find_first_of(",\n");  // "Open MPI v4.1.4, package: ..." -> "Open MPI v4.1.4"
+    return end == std::string::npos ? out : out.substr(0, end);
+}
+
+}  // namespace dtsim::runtime

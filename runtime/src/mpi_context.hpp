@@ -1,0 +1,46 @@
+#pragma once
+// The MPI control plane every backend shares: rank and size, node membership from the
+// shared-memory split, barriers, and combining per-rank measurements.
+#include <string>
+#include <vector>
+
+#include <mpi.h>
+
+namespace dtsim::runtime {
+
+class MpiContext {
+public:
+    MpiContext(int& argc, char**& argv);
+    ~MpiContext();
+    MpiContext(const MpiContext&) = delete;
+    MpiContext& operator=(const MpiContext&) = delete;
+
+    int rank() const { return rank_; }
+    int size() const { return size_; }
+    MPI_Comm world() const { return MPI_COMM_WORLD; }
+    /// Dense node index of every rank (ranks sharing memory are on one node), the same on all ranks.
+    const std::vector<int>& node_of_rank() const { return node_of_rank_; }
+    int nodes() const;
+    int local_rank() const { return local_rank_; }
+    /// Every rank's host name, in rank order.
+    const std::vector<std::string>& host_names() const { return host_names_; }
+
+    void barrier() const;
+    double max_over_ranks(double value) const;
+    double mean_over_ranks(double value) const;
+    /// Element-wise maximum over ranks (every rank passes the same length).
+    std::vector<double> max_over_ranks(const std::vector<double>& values) const;
+    /// Rank `root`'s values on every rank.
+    std::vector<double> broadcast(std::vector<double> values, int root) const;
+    std::string broadcast(std::string text, int root) const;
+    std::string library_version() const;
+
+private:
+    int rank_ = 0;
+    int size_ = 1;
+    int local_rank_ = 0;
+    std::vector<int> node_of_rank_;
+    std::vector<std::string> host_names_;
+};
+
+}  // namespace dtsim::runtime

@@ -1,0 +1,84 @@
+#include "sample_table.hpp"
+
+#include <cstdio>
+
+namespace dtsim::runtime {
+namespace {
+
+using calibrate::ItemKind;
+
+std::string group_of(const calibrate::PlanItem& item) {
+    switch (item.kind) {
+        case ItemKind::collective: return item.op + "/" + std::to_string(item.ranks);
+        case ItemKind::point_to_point: return item.op + "/" + std::string(to_string(item.link_class));
+        case ItemKind::gemm: return "gemm/" + item.dtype;
+        default: return item.op;
+    }
+}
+
+std::string progress(int done, int total) {
+    char text[32];
+    std::snprintf(text, sizeof text, "[%4d/%d]", done, total);
+    return text;
+}
+
+}  // namespace
+
+void SampleTable::header(const calibrate::PlanItem& item, const nlohmann::ordered_json& sample) {
+    char line[256];
+    switch (item.kind) {
+        case ItemKind::collective:
+        case ItemKind::point_to_point:
+            out_ << "#\n# " << item.op << ": " << sample.at("ranks").get<int>() << " ranks on "
+                 << sample.at("nodes").get<int>() << " node(s), " << sample.at("link_class").get<std::string>()
+                 << ", float32" << (item.op == "allreduce" || item.op == "reducescatter" ? ", sum" : "") << "\n";
+            std::snprintf(line, sizeof line, "# %11s %12s %12s %8s %10s %12s %12s %12s %6s\n", "", "size", "count", "type",
+                          "mode", "time(us)", "algbw(GB/s)", "busbw(GB/s)", "iters");
+            break;
+        case ItemKind::gemm:
+            out_ << "#\n# gemm " << item.dtype << " on " << sample.at("device").get<std::string>() << ", every rank at once\n";
+            std::snprintf(line, sizeof line, "# %11s %8s %8s %8s %12s %12s %6s\n", "", "m", "n", "k", "time(us)",
+                          "GFLOP/s", "iters");
+            break;
+        case ItemKind::launch_latency:
+            out_ << "#\n# launch_latency on " << sample.at("device").get<std::string>() << "\n";
+            std::snprintf(line, sizeof line, "# %11s %12s %6s\n", "", "time(us)", "iters");
+            break;
+        default:
+            out_ << "#\n# " << item.op << " on " << sample.at("device").get<std::string>() << ", every rank at once\n";
+            std::snprintf(line, sizeof line, "# %11s %12s %12s %12s %6s\n", "", "bytes", "time(us)", "GB/s", "iters");
+    }
+    out_ << line;
+}
+
+void SampleTable::row(const calibrate::PlanItem& item, const nlohmann::ordered_json& sample, int done, int total) {
+    if (!enabled_) return;
+    const std::string group = group_of(item);
+    if (group != group_) header(item, sample);
+    group_ = group;
+    const double time_us = sample.at("time_s").get<double>() * 1e6;
+    const int iterations = sample.at("iterations").get<int>();
+    char line[256];
+    switch (item.kind) {
+        case ItemKind::collective:
+        case ItemKind::point_to_point:
+            std::snprintf(line, sizeof line, "%s %12.0f %12lld %8s %10s %12.2f %12.3f %12.3f %6d\n",
+                          progress(done, total).c_str(), item.bytes, sample.at("count").get<long long>(), "float",
+                          item.mode.c_str(), time_us, sample.at("algbw_GBps").get<double>(),
+                          sample.at("busbw_GBps").get<double>(), iterations);
+            break;
+        case ItemKind::gemm:
+            std::snprintf(line, sizeof line, "%s %8lld %8lld %8lld %12.2f %12.2f %6d\n", progress(done, total).c_str(), item.m,
+                          item.n, item.k, time_us, sample.at("flops_per_s").get<double>() / 1e9, iterations);
+            break;
+        case ItemKind::launch_latency:
+            std::snprintf(line, sizeof line, "%s %12.3f %6d\n", progress(done, total).c_str(), time_us, iterations);
+            break;
+        default:
+            std::snprintf(line, sizeof line, "%s %12.0f %12.2f %12.3f %6d\n", progress(done, total).c_str(), item.bytes,
+                          time_us, sample.at("bytes_per_s").get<double>() / 1e9, iterations);
+    }
+    out_ << line << std::flush;
+}
+
+}  // namespace dtsim::runtime

@@ -1,0 +1,23 @@
+#pragma once
+// Replays single collectives on a scenario's platform, one after another in one simulation, for
+// comparing the simulator with calibration measurements (`dtsim fit --validate`). Each collective uses
+// the algorithm the calibration pinned (dtsim-runtime's mpi_algorithms): ring all-reduce, all-gather and
+// reduce-scatter, binomial broadcast, pairwise all-to-all.
+#include <string>
+#include <vector>
+
+#include "dtsim/scenario.hpp"
+
+namespace dtsim::sim {
+
+struct CollectiveTrial {
+    std::string op;     // allreduce, allgather, reducescatter, broadcast, alltoall
+    double bytes = 0;   // nccl-tests size semantics, as in the calibration samples
+    int ranks = 2;      // the first `ranks` ranks of the cluster take part
+};
+
+/// Simulated time of each trial: from a common start to the last taking-part rank's finish. Starts the
+/// process's SimGrid engine (once per process, as simulate()).
+std::vector<double> simulate_collectives(const Scenario& scenario, const std::vector<CollectiveTrial>& trials);
+
+}  // namespace dtsim::sim

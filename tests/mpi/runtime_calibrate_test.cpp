@@ -1,0 +1,185 @@
+// dtsim-runtime calibrate for real under mpirun, with the mpi backend (Open MPI + OpenBLAS).
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <signal.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "dtsim/calibrate/plan.hpp"
+#include "test_support.hpp"
+
+using namespace dtsim;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<nlohmann::json> read_samples(const std::string& path) {
+    std::ifstream in(path);
+    std::vector<nlohmann::json> out;
+    for (std::string line; std::getline(in, line);)
+        if (!line.empty()) out.push_back(nlohmann::json::parse(line));
+    return out;
+}
+
+std::multiset<std::string> keys_of(const std::vector<nlohmann::json>& samples) {
+    std::multiset<std::string> keys;
+    for (const auto& s : samples) keys.insert(s.at("key").get<std::string>());
+    return keys;
+}
+
+std::set<std::string> plan_keys(int ranks, const std::vector<std::string>& extra) {
+    std::vector<std::string> args{"calibrate", "--backend", "mpi", "--out", "unused", "--print-plan"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto result = test::run_runtime(ranks, args);
+    REQUIRE(result.exit_code == 0);
+    std::set<std::string> keys;
+    std::istringstream in(result.output);
+    for (std::string line; std::getline(in, line);)
+        if (!line.empty()) keys.insert(line);
+    return keys;
+}
+
+size_t line_count(const fs::path& path) {
+    std::ifstream in(path);
+    size_t lines = 0;
+    for (std::string line; std::getline(in, line);) ++lines;
+    return lines;
+}
+
+// Process ids of the dtsim-runtime ranks whose command line mentions `marker`.
+std::vector<pid_t> rank_pids(const std::string& marker) {
+    std::vector<pid_t> out;
+    for (const auto& entry : fs::directory_iterator("/proc")) {
+        const auto name = entry.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::error_code error;
+        const auto exe = fs::read_symlink(entry.path() / "exe", error);
+        if (error || exe != fs::path(test::runtime_executable())) continue;
+        std::ifstream cmdline(entry.path() / "cmdline");
+        std::string text((std::istreambuf_iterator<char>(cmdline)), {});
+        if (text.find(marker) != std::string::npos) out.push_back(static_cast<pid_t>(std::stoi(name)));
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("a quick MPI calibration writes every planned sample with the documented fields", "[mpi][calibrate]") {
+    for (int ranks : {2, 4}) {
+        CAPTURE(ranks);
+        test::TempDir dir;
+        const auto out = dir.file("cal");
+        const auto result = test::run_runtime(ranks, {"calibrate", "--backend", "mpi", "--out", out, "--quick"});
+        CAPTURE(result.output);
+        REQUIRE(result.exit_code == 0);
+        CHECK_THAT(result.output, Catch::Contains("algbw(GB/s)") && Catch::Contains("busbw(GB/s)"));
+
+        const auto samples = read_samples(out + "/samples.jsonl");
+        const auto keys = keys_of(samples);
+        const auto planned = plan_keys(ranks, {"--quick"});
+        CHECK(std::set<std::string>(keys.begin(), keys.end()) == planned);
+        CHECK(keys.size() == planned.size());  // each once
+
+        std::set<std::string> ops;
+        for (const auto& s : samples) {
+            const auto op = s.at("op").get<std::string>();
+            ops.insert(op);
+            for (const char* field : {"key", "op", "ranks", "nodes", "time_s", "iteration_times_s", "backend"})
+                CHECK(s.contains(field));
+            CHECK(s.at("time_s").get<double>() > 0);
+            CHECK(!s.at("iteration_times_s").empty());
+            if (s.contains("busbw_GBps")) {
+                const int n = s.at("ranks").get<int>();
+                const double algbw = s.at("algbw_GBps").get<double>();
+                CHECK(algbw == Approx(s.at("bytes").get<double>() / s.at("time_s").get<double>() / 1e9));
+                CHECK(s.at("busbw_GBps").get<double>() == Approx(algbw * calibrate::bus_bandwidth_factor(op, n)));
+            }
+        }
+        for (const char* op : {"allreduce", "allgather", "reducescatter", "broadcast", "alltoall", "pingpong", "sendrecv", "gemm",
+                               "memory_bandwidth", "launch_latency"})
+            CHECK(ops.count(op) == 1);
+
+        std::ifstream env(out + "/environment.json");
+        const auto environment = nlohmann::json::parse(env);
+        CHECK(environment.at("ranks").get<int>() == ranks);
+        CHECK(environment.at("nodes").get<int>() == 1);
+        CHECK_THAT(environment.at("mpi_library").get<std::string>(), Catch::Contains("MPI"));
+        CHECK(environment.at("mpi_collective_algorithms").at("coll_tuned_allreduce_algorithm") == "4");
+    }
+}
+
+TEST_CASE("busbw factors are nccl-tests'", "[mpi][calibrate]") {
+    CHECK(calibrate::bus_bandwidth_factor("allreduce", 4) == Approx(1.5));
+    CHECK(calibrate::bus_bandwidth_factor("allgather", 4) == Approx(0.75));
+    CHECK(calibrate::bus_bandwidth_factor("reducescatter", 8) == Approx(0.875));
+    CHECK(calibrate::bus_bandwidth_factor("alltoall", 2) == Approx(0.5));
+    CHECK(calibrate::bus_bandwidth_factor("broadcast", 8) == 1);
+}
+
+TEST_CASE("a calibration killed mid-run and resumed has every sample exactly once", "[mpi][calibrate]") {
+    test::TempDir dir;
+    const auto out = dir.file("killed");
+    const std::vector<std::string> args{"calibrate", "--backend", "mpi", "--out", out, "--quick", "--target-time", "0.05"};
+    std::string command = "mpirun --allow-run-as-root --oversubscribe -np 4 " + test::runtime_executable();
+    for (const auto& a : args) command += " " + a;
+    std::thread job([command] { (void)std::system((command + " > /dev/null 2>&1").c_str()); });
+
+    const auto samples_file = fs::path(out) / "samples.jsonl";
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (line_count(samples_file) < 20 && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    const auto pids = rank_pids(out);
+    REQUIRE(pids.size() == 4);
+    kill(pids[1], SIGKILL);  // one rank dies; mpirun then stops the others
+    job.join();
+    const size_t before = line_count(samples_file);
+    const auto planned = plan_keys(4, {"--quick"});
+    CAPTURE(before);
+    REQUIRE(before >= 20);
+    REQUIRE(before < planned.size());
+
+    auto resume_args = args;
+    resume_args.push_back("--resume");
+    const auto resumed = test::run_runtime(4, resume_args);
+    CAPTURE(resumed.output);
+    REQUIRE(resumed.exit_code == 0);
+    const auto keys = keys_of(read_samples(samples_file.string()));
+    CHECK(keys.size() == planned.size());
+    CHECK(std::set<std::string>(keys.begin(), keys.end()) == planned);
+}
+
+TEST_CASE("existing samples are never overwritten without --resume", "[mpi][calibrate]") {
+    test::TempDir dir;
+    const auto out = dir.file("cal");
+    REQUIRE(test::run_runtime(2, {"calibrate", "--backend", "mpi", "--out", out, "--quick", "--ops", "pingpong"}).exit_code == 0);
+    const auto lines = line_count(fs::path(out) / "samples.jsonl");
+    const auto again = test::run_runtime(2, {"calibrate", "--backend", "mpi", "--out", out, "--quick", "--ops", "pingpong"});
+    CHECK(again.exit_code == 2);
+    CHECK_THAT(again.output, Catch::Contains("already holds samples") && Catch::Contains("--resume"));
+    CHECK(line_count(fs::path(out) / "samples.jsonl") == lines);
+}
+
+TEST_CASE("--backend nccl without a GPU says so and exits non-zero", "[mpi][calibrate]") {
+    test::TempDir dir;
+    const auto result = test::run_command(test::runtime_executable(), {"calibrate", "--backend", "nccl", "--out", dir.file("gpu")});
+    CHECK(result.exit_code == 5);
+    CHECK_THAT(result.output, Catch::Contains("no CUDA device found"));
+    CHECK(!fs::exists(dir.file("gpu") + "/samples.jsonl"));
+}
+
+TEST_CASE("bad calibrate options are refused with one clear message", "[mpi][calibrate]") {
+    test::TempDir dir;
+    const auto out = dir.file("x");
+    const auto bad_op = test::run_command(test::runtime_executable(), {"calibrate", "--out", out, "--ops", "allreduse"});
+    CHECK(bad_op.exit_code == 2);
+    CHECK_THAT(bad_op.output, Catch::Contains("unknown operation 'allreduse'"));
+    const auto bad_size = test::run_command(test::runtime_executable(), {"calibrate", "--out", out, "--max", "lots"});
+    CHECK(bad_size.exit_code == 2);
+    CHECK_THAT(bad_size.output, Catch::Contains("--max 'lots'"));
+}

@@ -1,0 +1,364 @@
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "dtsim/calibrate/profile_fitter.hpp"
+#include "dtsim/calibrate/samples.hpp"
+#include "dtsim/input_error.hpp"
+#include "dtsim/profile.hpp"
+#include "test_support.hpp"
+
+using namespace dtsim;
+using namespace dtsim::calibrate;
+
+namespace {
+
+FitQuality quality(int samples, double r_squared) { return {samples, r_squared, 0.01 / 3, 0.1 + 0.2}; }
+
+/// Values chosen to need all 17 significant digits (1/3, 0.1 + 0.2) so that a lossy writer fails.
+Profile example_profile() {
+    Profile p;
+    p.name = "two-node-test";
+    p.source = "measured";
+    p.description = "fitted from a \"test\" calibration";
+    p.environment_json = R"({"hostname":"node1","gpus":[{"name":"H100","memory_gib":80}],"nccl":"2.21.5","ok":true})";
+    p.network.push_back({"pingpong", "latency", LinkClass::intra_node, 2, 1,
+                         {{{0, 1.0 / 3 * 1e-5, 1e10 / 3}, {8192, 2.5e-6, 7777}, {65536, 1e-5, 12e9}}},
+                         quality(90, 0.999)});
+    p.network.push_back({"pingpong", "throughput", LinkClass::intra_node, 2, 1, {{{0, 1e-6, 2e10}}}, quality(30, 0.98)});
+    p.network.push_back({"allreduce", "throughput", LinkClass::inter_node, 16, 2, {{{0, 4.2e-5, 9.87654321e10}}},
+                         quality(40, -0.5)});
+    ComputeProfile compute;
+    compute.device = "NVIDIA H100 80GB HBM3";
+    compute.gemm.push_back({Precision::bf16, 2e-5, 7.123456789e14, quality(35, 0.9999)});
+    compute.gemm.push_back({Precision::fp32, 1.5e-5, 5.1e13, quality(35, 0.99)});
+    compute.memory_bytes_per_second = 3.0e12 / 7;
+    compute.launch_overhead_s = 4.4e-6;
+    compute.memory_quality = quality(10, 0.97);
+    p.compute = compute;
+    return p;
+}
+
+void check_equal(const FitQuality& a, const FitQuality& b) {
+    CHECK(a.samples == b.samples);
+    CHECK(a.r_squared == b.r_squared);
+    CHECK(a.median_relative_error == b.median_relative_error);
+    CHECK(a.max_relative_error == b.max_relative_error);
+}
+
+void check_equal(const Profile& a, const Profile& b) {
+    CHECK(a.schema_version == b.schema_version);
+    CHECK(a.name == b.name);
+    CHECK(a.source == b.source);
+    CHECK(a.description == b.description);
+    CHECK(a.environment_json == b.environment_json);
+    REQUIRE(a.network.size() == b.network.size());
+    for (size_t i = 0; i < a.network.size(); ++i) {
+        INFO("network[" << i << "]");
+        CHECK(a.network[i].op == b.network[i].op);
+        CHECK(a.network[i].mode == b.network[i].mode);
+        CHECK(a.network[i].link_class == b.network[i].link_class);
+        CHECK(a.network[i].ranks == b.network[i].ranks);
+        CHECK(a.network[i].nodes == b.network[i].nodes);
+        REQUIRE(a.network[i].model.segments.size() == b.network[i].model.segments.size());
+        for (size_t s = 0; s < a.network[i].model.segments.size(); ++s) {
+            CHECK(a.network[i].model.segments[s].min_bytes == b.network[i].model.segments[s].min_bytes);
+            CHECK(a.network[i].model.segments[s].alpha_s == b.network[i].model.segments[s].alpha_s);
+            CHECK(a.network[i].model.segments[s].bytes_per_second == b.network[i].model.segments[s].bytes_per_second);
+        }
+        check_equal(a.network[i].quality, b.network[i].quality);
+    }
+    REQUIRE(a.compute.has_value() == b.compute.has_value());
+    if (!a.compute) return;
+    CHECK(a.compute->device == b.compute->device);
+    REQUIRE(a.compute->gemm.size() == b.compute->gemm.size());
+    for (size_t i = 0; i < a.compute->gemm.size(); ++i) {
+        CHECK(a.compute->gemm[i].precision == b.compute->gemm[i].precision);
+        CHECK(a.compute->gemm[i].fixed_s == b.compute->gemm[i].fixed_s);
+        CHECK(a.compute->gemm[i].flops_per_second == b.compute->gemm[i].flops_per_second);
+        check_equal(a.compute->gemm[i].quality, b.compute->gemm[i].quality);
+    }
+    CHECK(a.compute->memory_bytes_per_second == b.compute->memory_bytes_per_second);
+    CHECK(a.compute->launch_overhead_s == b.compute->launch_overhead_s);
+    check_equal(a.compute->memory_quality, b.compute->memory_quality);
+}
+
+/// The 1-based line of the first occurrence of `needle` in `text`.
+int line_of(const std::string& text, const std::string& needle) {
+    const auto at = text.find(needle);
+    REQUIRE(at != std::string::npos);
+    return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+}
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+    const auto at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    return text.replace(at, from.size(), to);
+}
+
+void write_file(const std::string& path, const std::string& content) {
+    std::ofstream out(path, std::ios::binary);
+    out << content;
+}
+
+/// Text that reads back as the same double.
+std::string number(double value) {
+    std::ostringstream text;
+    text.precision(17);
+    text << value;
+    return text.str();
+}
+
+std::string network_line(const std::string& key, const std::string& op, const std::string& mode,
+                         const std::string& link_class, int ranks, int nodes, double bytes, double time_s) {
+    return R"({"key":")" + key + R"(","op":")" + op + R"(","mode":")" + mode + R"(","link_class":")" + link_class +
+           R"(","ranks":)" + std::to_string(ranks) + R"(,"nodes":)" + std::to_string(nodes) + R"(,"bytes":)" +
+           number(bytes) + R"(,"time_s":)" + number(time_s) + R"(,"iteration_times_s":[)" + number(time_s) +
+           R"(],"backend":"nccl"})";
+}
+
+}  // namespace
+
+TEST_CASE("profile JSON round-trips every field exactly", "[unit][profile]") {
+    const auto original = example_profile();
+    const auto text = profile_to_json(original);
+
+    check_equal(profile_from_json(text, "p.json"), original);
+
+    // Stable key order, two-space indentation, the environment embedded as an object.
+    CHECK(text.find("{\n  \"schema_version\": 1,\n  \"name\": \"two-node-test\",\n  \"source\"") == 0);
+    CHECK(text.find("\"description\"") < text.find("\"environment\""));
+    CHECK(text.find("\"environment\"") < text.find("\"network\""));
+    CHECK(text.find("\"network\"") < text.find("\"compute\""));
+    CHECK(text.find("\"hostname\": \"node1\"") != std::string::npos);
+
+    SECTION("a datasheet profile without compute") {
+        auto datasheet = original;
+        datasheet.source = "datasheet";
+        datasheet.environment_json = "{}";
+        datasheet.description = "";
+        datasheet.compute.reset();
+        const auto datasheet_text = profile_to_json(datasheet);
+        CHECK(datasheet_text.find("\"compute\"") == std::string::npos);
+        check_equal(profile_from_json(datasheet_text, "d.json"), datasheet);
+    }
+    SECTION("from a file") {
+        test::TempDir dir;
+        write_file(dir.file("p.json"), text);
+        check_equal(load_profile_file(dir.file("p.json")), original);
+        CHECK_THROWS_WITH(load_profile_file(dir.file("absent.json")), Catch::Contains("absent.json"));
+    }
+}
+
+TEST_CASE("piecewise model, link costs and lookups", "[unit][profile]") {
+    const auto profile = example_profile();
+    const auto& model = profile.network[0].model;
+    CHECK(&model.segment_for(0) == &model.segments[0]);
+    CHECK(&model.segment_for(8191) == &model.segments[0]);
+    CHECK(&model.segment_for(8192) == &model.segments[1]);
+    CHECK(&model.segment_for(1e12) == &model.segments[2]);
+    CHECK(model.seconds(7777 * 2) == Approx(2.5e-6 + 2).epsilon(1e-15));
+
+    // Two intra-node pingpong fits: the latency-mode one is the link's.
+    REQUIRE(profile.point_to_point(LinkClass::intra_node) == &profile.network[0]);
+    CHECK(profile.point_to_point(LinkClass::inter_node) == nullptr);
+    CHECK_FALSE(profile.link_cost(LinkClass::mixed));
+
+    const auto cost = profile.link_cost(LinkClass::intra_node);
+    REQUIRE(cost);
+    CHECK(cost->latency_s == 1.0 / 3 * 1e-5);
+    CHECK(cost->bytes_per_second == 12e9);
+    // Large messages: the fitted time is latency + size / bandwidth plus the segment's extra alpha.
+    CHECK(cost->message_overhead_s(1e6) == Approx(1e-5 - 1.0 / 3 * 1e-5).epsilon(1e-9));
+    CHECK(cost->message_overhead_s(0) == 0);  // the first segment is the link itself
+
+    CHECK(profile.compute->gemm_for(Precision::bf16)->flops_per_second == 7.123456789e14);
+    CHECK(profile.compute->gemm_for(Precision::fp16) == nullptr);
+
+    CHECK(to_string(LinkClass::inter_node) == "inter_node");
+    CHECK(link_class_from_string("mixed") == LinkClass::mixed);
+    CHECK_FALSE(link_class_from_string("intra"));
+}
+
+TEST_CASE("invalid profiles name the file, line and key", "[unit][profile]") {
+    const auto text = profile_to_json(example_profile());
+
+    SECTION("a negative bandwidth") {
+        const auto bad = replaced(text, "7777.0", "-7777.0");
+        const int line = line_of(bad, "-7777.0");
+        CHECK_THROWS_WITH(profile_from_json(bad, "bad.json"),
+                          Catch::Contains("bad.json:" + std::to_string(line) + ": key 'network[0].segments[1].bytes_per_second'"));
+    }
+    SECTION("an unknown op, with a suggestion") {
+        const auto bad = replaced(text, "\"allreduce\"", "\"allreduse\"");
+        const int line = line_of(bad, "allreduse");
+        CHECK_THROWS_WITH(profile_from_json(bad, "bad.json"),
+                          Catch::Contains("bad.json:" + std::to_string(line) + ": key 'network[2].op'") &&
+                              Catch::Contains("did you mean 'allreduce'"));
+    }
+    SECTION("a newer schema") {
+        const auto bad = replaced(text, "\"schema_version\": 1", "\"schema_version\": 99");
+        CHECK_THROWS_WITH(profile_from_json(bad, "new.json"),
+                          Catch::Contains("new.json:2: key 'schema_version'") && Catch::Contains("newer"));
+    }
+    SECTION("an unknown key") {
+        const auto bad = replaced(text, "\"description\"", "\"descripton\"");
+        CHECK_THROWS_WITH(profile_from_json(bad, "bad.json"),
+                          Catch::Contains("key 'descripton'") && Catch::Contains("did you mean 'description'"));
+    }
+    SECTION("segments out of order") {
+        const auto bad = replaced(text, "\"min_bytes\": 65536.0", "\"min_bytes\": 4096.0");
+        CHECK_THROWS_WITH(profile_from_json(bad, "bad.json"), Catch::Contains("network[0].segments[2].min_bytes"));
+    }
+    SECTION("a first segment not starting at zero") {
+        const auto bad = replaced(text, "\"min_bytes\": 0.0", "\"min_bytes\": 1.0");
+        CHECK_THROWS_WITH(profile_from_json(bad, "bad.json"), Catch::Contains("network[0].segments[0].min_bytes"));
+    }
+    SECTION("a one-rank collective") {
+        const auto bad = replaced(text, "\"ranks\": 16", "\"ranks\": 1");
+        CHECK_THROWS_WITH(profile_from_json(bad, "bad.json"), Catch::Contains("network[2].ranks"));
+    }
+    SECTION("an unknown precision") {
+        const auto bad = replaced(text, "\"bf16\"", "\"bf61\"");
+        CHECK_THROWS_WITH(profile_from_json(bad, "bad.json"), Catch::Contains("compute.gemm[0].precision"));
+    }
+    SECTION("a zero GEMM rate") {
+        const auto bad = replaced(text, "\"flops_per_second\": 51000000000000.0", "\"flops_per_second\": 0");
+        CHECK_THROWS_WITH(profile_from_json(bad, "bad.json"),
+                          Catch::Contains("compute.gemm[1].flops_per_second': expected a positive number"));
+    }
+    SECTION("a missing environment") {
+        auto without = example_profile();
+        without.environment_json = "{}";
+        const auto bad = replaced(profile_to_json(without), "\"environment\": {},\n", "");
+        CHECK_THROWS_WITH(profile_from_json(bad, "bad.json"), Catch::Contains("key 'environment': is missing"));
+    }
+    SECTION("not JSON at all") {
+        CHECK_THROWS_AS(profile_from_json("{\"schema_version\": 1,", "bad.json"), InputError);
+        CHECK_THROWS_WITH(profile_from_json("[1, 2]", "bad.json"), Catch::Contains("bad.json:1"));
+    }
+}
+
+TEST_CASE("samples file: truncated last line is skipped, a bad line is an error", "[unit][profile]") {
+    test::TempDir dir;
+    const auto good1 = network_line("a", "allreduce", "throughput", "intra_node", 8, 1, 1024, 1e-5);
+    const auto good2 = network_line("b", "allreduce", "throughput", "intra_node", 8, 1, 2048, 1.5e-5);
+
+    SECTION("a last line cut short by a crash") {
+        write_file(dir.file("s.jsonl"), good1 + "\n\n" + good2 + "\n" + good2.substr(0, 40));
+        const auto file = read_samples_file(dir.file("s.jsonl"));
+        CHECK(file.truncated_lines == 1);
+        REQUIRE(file.samples.size() == 2);
+        CHECK(file.samples[1].key == "b");
+        CHECK(file.samples[1].op == "allreduce");
+        CHECK(file.samples[1].mode == "throughput");
+        CHECK(file.samples[1].link_class == LinkClass::intra_node);
+        CHECK(file.samples[1].ranks == 8);
+        CHECK(file.samples[1].bytes == 2048);
+        CHECK(file.samples[1].time_s == 1.5e-5);
+        CHECK(file.samples[1].iteration_times_s == std::vector<double>{1.5e-5});
+    }
+    SECTION("a complete but bad line in the middle") {
+        write_file(dir.file("s.jsonl"), good1 + "\n" + replaced(good2, "\"time_s\":1.5", "\"time_s\":-1.5") + "\n" + good1 + "\n");
+        CHECK_THROWS_WITH(read_samples_file(dir.file("s.jsonl")),
+                          Catch::Contains("s.jsonl:2: key 'time_s': expected a positive number"));
+    }
+    SECTION("a cut-short line that is not the last one") {
+        write_file(dir.file("s.jsonl"), good2.substr(0, 40) + "\n" + good1 + "\n");
+        CHECK_THROWS_WITH(read_samples_file(dir.file("s.jsonl")), Catch::Contains("s.jsonl:1:"));
+    }
+    SECTION("a missing file") {
+        CHECK_THROWS_WITH(read_samples_file(dir.file("none.jsonl")), Catch::Contains("none.jsonl"));
+    }
+}
+
+TEST_CASE("sample lines: fields per op", "[unit][profile]") {
+    const auto gemm = sample_from_json_line(
+        R"({"key":"g","op":"gemm","time_s":0.001,"ranks":1,"nodes":1,"device":"cpu","dtype":"float32","m":64,"n":128,"k":256})",
+        "x:1");
+    CHECK(gemm.flops == 2.0 * 64 * 128 * 256);
+    CHECK(gemm.dtype == "float32");
+    CHECK(gemm.device == "cpu");
+    CHECK(gemm.iteration_times_s.empty());
+
+    CHECK_THROWS_WITH(sample_from_json_line(R"({"key":"x","op":"allreduse","time_s":1,"ranks":2,"nodes":1})", "f:7"),
+                      Catch::Contains("f:7: key 'op'") && Catch::Contains("did you mean 'allreduce'"));
+    CHECK_THROWS_WITH(sample_from_json_line(R"({"key":"x","op":"pingpong","time_s":1,"ranks":2,"nodes":1,)"
+                                            R"("mode":"latency","link_class":"intra_node"})",
+                                            "f:3"),
+                      Catch::Contains("f:3: key 'bytes': expected a positive number"));
+    CHECK_THROWS_WITH(sample_from_json_line(R"({"key":"x","op":"launch_latency","time_s":1,"ranks":0,"nodes":1,)"
+                                            R"("device":"cpu"})",
+                                            "f:4"),
+                      Catch::Contains("f:4: key 'ranks'"));
+    CHECK_THROWS_WITH(sample_from_json_line("[1]", "f:5"), Catch::Contains("f:5: expected one JSON object"));
+}
+
+TEST_CASE("fit_profile groups the samples and fits each group", "[unit][profile]") {
+    std::vector<Sample> samples;
+    const auto add = [&samples](const std::string& line) { samples.push_back(sample_from_json_line(line, "test")); };
+    int key = 0;
+    for (double bytes = 8; bytes <= 1 << 20; bytes *= 2) {
+        for (int repetition = 0; repetition < 3; ++repetition) {
+            add(network_line(std::to_string(key++), "pingpong", "latency", "inter_node", 2, 2, bytes, 3e-6 + bytes / 2e10));
+            add(network_line(std::to_string(key++), "allreduce", "throughput", "intra_node", 8, 1, bytes,
+                             1e-5 + bytes / 1e11));
+        }
+    }
+    // One size only: no slope to fit, so the group is left out.
+    add(network_line("single", "broadcast", "latency", "intra_node", 4, 1, 4096, 2e-5));
+    for (double n : {256.0, 512.0, 1024.0, 2048.0}) {
+        const double flops = 2 * n * n * n;
+        add(R"({"key":"g)" + number(n) + R"(","op":"gemm","time_s":)" + number(1e-5 + flops / 1e12) +
+            R"(,"ranks":1,"nodes":1,"device":"cpu","dtype":"float16","flops":)" + number(flops) + "}");
+    }
+    for (double bytes : {1e6, 1e7, 1e8})
+        add(R"({"key":"m)" + number(bytes) + R"(","op":"memory_bandwidth","time_s":)" + number(bytes / 2e10) +
+            R"(,"ranks":1,"nodes":1,"device":"cpu","bytes":)" + number(bytes) + "}");
+    for (double t : {3e-6, 1e-6, 2e-6, 9e-6})
+        add(R"({"key":"l)" + number(t) + R"(","op":"launch_latency","time_s":)" + number(t) +
+            R"(,"ranks":1,"nodes":1,"device":"cpu"})");
+
+    const auto profile = fit_profile(samples, R"({"host":"n1"})", "cpu-test");
+
+    CHECK(profile.name == "cpu-test");
+    CHECK(profile.source == "measured");
+    CHECK(profile.schema_version == kProfileSchemaVersion);
+    CHECK(profile.environment_json == R"({"host":"n1"})");
+    REQUIRE(profile.network.size() == 2);
+    CHECK(profile.network[0].op == "allreduce");
+    CHECK(profile.network[0].ranks == 8);
+    CHECK(profile.network[0].nodes == 1);
+    CHECK(profile.network[0].link_class == LinkClass::intra_node);
+    CHECK(profile.network[1].op == "pingpong");
+    CHECK(profile.network[1].mode == "latency");
+    CHECK(profile.network[1].link_class == LinkClass::inter_node);
+    CHECK(profile.network[1].quality.samples == 18 * 3);
+    REQUIRE(profile.network[1].model.segments.size() == 1);
+    CHECK(profile.network[1].model.segments[0].alpha_s == Approx(3e-6).epsilon(1e-6));
+    CHECK(profile.network[1].model.segments[0].bytes_per_second == Approx(2e10).epsilon(1e-6));
+    CHECK(profile.network[1].quality.r_squared == Approx(1).epsilon(1e-9));
+
+    const auto link = profile.link_cost(LinkClass::inter_node);
+    REQUIRE(link);
+    CHECK(link->latency_s == Approx(3e-6).epsilon(1e-6));
+
+    REQUIRE(profile.compute);
+    CHECK(profile.compute->device == "cpu");
+    REQUIRE(profile.compute->gemm.size() == 1);
+    CHECK(profile.compute->gemm[0].precision == Precision::fp16);
+    CHECK(profile.compute->gemm[0].flops_per_second == Approx(1e12).epsilon(1e-4));
+    CHECK(profile.compute->gemm[0].fixed_s == Approx(1e-5).epsilon(1e-3));
+    CHECK(profile.compute->memory_bytes_per_second == Approx(2e10).epsilon(1e-4));
+    CHECK(profile.compute->memory_quality.samples == 3);
+    CHECK(profile.compute->launch_overhead_s == Approx(2.5e-6));
+
+    // What the fitter writes, the loader accepts.
+    const auto reloaded = profile_from_json(profile_to_json(profile), "fitted.json");
+    CHECK(reloaded.network.size() == 2);
+    CHECK(reloaded.compute->gemm[0].flops_per_second == profile.compute->gemm[0].flops_per_second);
+
+    CHECK_THROWS_AS(fit_profile({}, "{}", "empty"), InputError);
+}
