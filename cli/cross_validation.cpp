@@ -8,6 +8,7 @@
 
 #include "dtsim/config_node.hpp"
 #include "dtsim/input_error.hpp"
+#include "dtsim/median.hpp"
 #include "dtsim/sim/collective_replay.hpp"
 #include "dtsim/units.hpp"
 #include "text_table.hpp"
@@ -63,11 +64,6 @@ std::vector<const calibrate::Sample*> samples_to_replay(const std::vector<calibr
     return out;
 }
 
-double median(std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    const size_t mid = values.size() / 2;
-    return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
-}
 
 }  // namespace
 

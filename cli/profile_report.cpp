@@ -6,6 +6,10 @@
 namespace dtsim::cli {
 namespace {
 
+std::string bandwidth(double bytes_per_second) {
+    return bytes_per_second >= kUnboundedBytesPerSecond ? "unbounded" : format_bytes_per_second(bytes_per_second);
+}
+
 std::string quality_r2(const FitQuality& q) { return q.samples ? fixed(q.r_squared, 4) : "-"; }
 std::string quality_median(const FitQuality& q) { return q.samples ? percent(q.median_relative_error) : "-"; }
 std::string quality_max(const FitQuality& q) { return q.samples ? percent(q.max_relative_error) : "-"; }
@@ -21,11 +25,11 @@ void print_network(std::ostream& out, const Profile& profile) {
             if (first)
                 table.add_row({fit.op, fit.mode, std::string(to_string(fit.link_class)), std::to_string(fit.ranks),
                                std::to_string(fit.nodes), format_bytes(segment.min_bytes), format_seconds(segment.alpha_s),
-                               format_bytes_per_second(segment.bytes_per_second), std::to_string(q.samples), quality_r2(q),
+                               bandwidth(segment.bytes_per_second), std::to_string(q.samples), quality_r2(q),
                                quality_median(q), quality_max(q)});
             else
                 table.add_row({"", "", "", "", "", format_bytes(segment.min_bytes), format_seconds(segment.alpha_s),
-                               format_bytes_per_second(segment.bytes_per_second), "", "", "", ""});
+                               bandwidth(segment.bytes_per_second), "", "", "", ""});
             first = false;
         }
     }

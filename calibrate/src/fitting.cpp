@@ -7,12 +7,11 @@
 #include <stdexcept>
 #include <string>
 
+#include "dtsim/median.hpp"
+
 namespace dtsim::calibrate {
 namespace {
 
-// The bandwidth reported for a flat latency plateau (no measurable per-byte cost): 1 PB/s is beyond any
-// link, so the size term stays negligible, yet finite so that the profile and divisions by it stay valid.
-constexpr double kFlatBandwidth = 1e15;
 // An RMS relative error below a part per billion is an exact fit: more segments would only fit round-off.
 constexpr double kExactRms = 1e-9;
 
@@ -66,7 +65,7 @@ Line fit_line(Span observations) {
     return through_origin.cost < flat.cost ? through_origin : flat;
 }
 
-double rate_from_gamma(double gamma) { return gamma > 1 / kFlatBandwidth ? 1 / gamma : kFlatBandwidth; }
+double rate_from_gamma(double gamma) { return gamma > 1 / kUnboundedBytesPerSecond ? 1 / gamma : kUnboundedBytesPerSecond; }
 
 void validate(const std::vector<Observation>& observations, const char* what) {
     if (observations.empty()) throw std::invalid_argument(std::string(what) + ": no observations");
@@ -137,11 +136,6 @@ size_t chosen_segment_count(const Partitions& p, size_t observations, size_t siz
     return k;
 }
 
-double median_of(std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    const size_t middle = values.size() / 2;
-    return values.size() % 2 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
-}
 
 }  // namespace
 
@@ -149,9 +143,8 @@ PiecewiseAlphaBeta fit_piecewise_alpha_beta(std::vector<Observation> observation
     const auto starts = sort_and_group(observations, "fit_piecewise_alpha_beta");
     const size_t sizes = starts.size() - 1;
     // A segment needs two distinct sizes to have a slope; with few sizes the minimum shrinks to what there is.
-    const size_t min_sizes =
-        std::clamp(static_cast<size_t>(std::max(options.min_points_per_segment, 2)), size_t{2}, sizes);
-    const size_t max_k = std::clamp(static_cast<size_t>(std::max(options.max_segments, 1)), size_t{1}, sizes / min_sizes);
+    const size_t min_sizes = std::min(static_cast<size_t>(std::max(options.min_points_per_segment, 2)), sizes);
+    const size_t max_k = std::min(static_cast<size_t>(std::max(options.max_segments, 1)), sizes / min_sizes);
 
     const Span all(observations);
     const auto partitions = best_partitions(all, starts, max_k, min_sizes);
@@ -162,7 +155,8 @@ PiecewiseAlphaBeta fit_piecewise_alpha_beta(std::vector<Observation> observation
     for (size_t end = sizes; k > 0; --k) {
         const size_t begin = partitions.first[k][end];
         const Line line = fit_line(all.subspan(starts[begin], starts[end] - starts[begin]));
-        model.segments[k - 1] = {begin == 0 ? 0 : observations[starts[begin]].x, line.alpha, rate_from_gamma(line.gamma)};
+        const double min_bytes = begin == 0 ? 0 : observations[starts[begin]].x;
+        model.segments[k - 1] = {min_bytes, line.alpha, rate_from_gamma(line.gamma)};
         end = begin;
     }
     return model;
@@ -197,7 +191,7 @@ FitQuality evaluate_fit(const std::vector<Observation>& observations, const std:
     quality.samples = static_cast<int>(observations.size());
     // All times equal: R² is undefined; call a perfect prediction 1 and any other 0.
     quality.r_squared = ss_tot > 0 ? 1 - ss_res / ss_tot : (ss_res == 0 ? 1 : 0);
-    quality.median_relative_error = median_of(relative_errors);
+    quality.median_relative_error = median(relative_errors);
     quality.max_relative_error = *std::max_element(relative_errors.begin(), relative_errors.end());
     return quality;
 }

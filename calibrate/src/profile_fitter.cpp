@@ -7,6 +7,7 @@
 
 #include "dtsim/calibrate/fitting.hpp"
 #include "dtsim/input_error.hpp"
+#include "dtsim/median.hpp"
 
 namespace dtsim::calibrate {
 namespace {
@@ -19,11 +20,6 @@ size_t distinct_sizes(const std::vector<Observation>& observations) {
     return sizes.size();
 }
 
-double median(std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    const size_t middle = values.size() / 2;
-    return values.size() % 2 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
-}
 
 /// The map orders the fits by (op, mode, link class, ranks, nodes), so profiles are deterministic.
 std::map<NetworkKey, std::vector<Observation>> network_groups(const std::vector<Sample>& samples) {

@@ -54,7 +54,8 @@ public:
 
     int count(const std::string& key) const {
         const auto& value = has(key) ? object_.at(key) : nlohmann::json();
-        if (!value.is_number_integer() || value.get<long long>() < 1 || value.get<long long>() > std::numeric_limits<int>::max())
+        if (!value.is_number_integer() || value.get<long long>() < 1 ||
+            value.get<long long>() > std::numeric_limits<int>::max())
             fail(key, "expected an integer of at least 1");
         return value.get<int>();
     }
@@ -87,9 +88,10 @@ void read_compute_fields(const Line& line, Sample& sample) {
     sample.device = line.text("device");
     if (sample.op == "gemm") {
         sample.dtype = line.choice("dtype", {"float32", "float16", "bfloat16"});
-        sample.flops = line.has("flops") || !line.has("m")
-                           ? line.positive("flops")
-                           : 2 * line.positive("m") * line.positive("n") * line.positive("k");
+        // flops as written, else from the shape: a multiply and an add per term of each of m·n inner products.
+        sample.flops = line.has("m") && !line.has("flops")
+                           ? 2 * line.positive("m") * line.positive("n") * line.positive("k")
+                           : line.positive("flops");
     } else if (sample.op != "launch_latency") {
         sample.bytes = line.positive("bytes");
     }
@@ -118,7 +120,9 @@ bool is_blank(const std::string& line) {
 
 }  // namespace
 
-bool is_network_op(const std::string& op) { return std::find(kNetworkOps.begin(), kNetworkOps.end(), op) != kNetworkOps.end(); }
+bool is_network_op(const std::string& op) {
+    return std::find(kNetworkOps.begin(), kNetworkOps.end(), op) != kNetworkOps.end();
+}
 
 Sample sample_from_json_line(const std::string& text, const std::string& where) {
     nlohmann::json object;

@@ -202,7 +202,8 @@ PiecewiseAlphaBeta model_from(const ConfigNode& list) {
 NetworkFit network_fit_from(const ConfigNode& node) {
     node.require_map_with_keys({"op", "mode", "link_class", "ranks", "nodes", "segments", "quality"});
     NetworkFit fit;
-    fit.op = node.choice("op", {"allreduce", "allgather", "reducescatter", "broadcast", "alltoall", "sendrecv", "pingpong"});
+    fit.op = node.choice("op",
+                         {"allreduce", "allgather", "reducescatter", "broadcast", "alltoall", "sendrecv", "pingpong"});
     fit.mode = node.choice("mode", {"throughput", "latency"});
     fit.link_class = *link_class_from_string(node.choice("link_class", {"intra_node", "inter_node", "mixed"}));
     fit.ranks = count(node, "ranks", 2);

@@ -101,12 +101,14 @@ ClusterSpec read_cluster(const ConfigNode& doc, const Profile* profile) {
     cluster.gpus_per_node = static_cast<int>(node.has("gpus_per_node") ? node.integer("gpus_per_node", 1, kMaxGpusPerNode) : 1);
     cluster.gpu = load_gpu_preset(node.text("gpu"), node.where("gpu"));
     cluster.intra_node = read_link(node, "intra_node", cluster.gpu.intra_node);
-    const bool profile_sets_nic = profile && profile->link_cost(LinkClass::inter_node);
-    if (!profile_sets_nic || node.has("nic")) cluster.nic = read_link(node, "nic", "");
+    LinkSpec profile_nic;
     if (profile) {
         apply_profile_link(cluster.intra_node, *profile, LinkClass::intra_node, cluster.gpus_per_node > 1, doc);
-        apply_profile_link(cluster.nic, *profile, LinkClass::inter_node, cluster.nodes > 1, doc);
+        apply_profile_link(profile_nic, *profile, LinkClass::inter_node, cluster.nodes > 1, doc);
     }
+    // The NIC may be left out when the profile sets it; one written out is still checked, then overridden.
+    if (node.has("nic") || !profile_nic.calibrated) cluster.nic = read_link(node, "nic", "");
+    if (profile_nic.calibrated) cluster.nic = profile_nic;
     if (node.has("fabric")) {
         auto fabric = node.child("fabric");
         fabric.require_map_with_keys({"topology", "oversubscription", "radix"});

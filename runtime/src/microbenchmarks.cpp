@@ -6,6 +6,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "dtsim/median.hpp"
+
 namespace dtsim::runtime {
 namespace {
 
@@ -17,12 +19,6 @@ constexpr double kStreamWindowBytes = 8.0 * 1024 * 1024;  // osu_bw's window is 
 constexpr int kMaxWindow = 64;
 constexpr int kLaunchesPerIteration = 100;
 
-double median(std::vector<double> values) {
-    if (values.empty()) return 0;
-    std::sort(values.begin(), values.end());
-    const size_t mid = values.size() / 2;
-    return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
-}
 
 double now() { return MPI_Wtime(); }
 

@@ -29,7 +29,7 @@ TEST_CASE("segmented regression recovers a three-regime alpha-beta model and its
     // Each regime spans its half-performance size alpha·bandwidth, so both of its parameters show in the times:
     // an eager regime with copies below 4 KiB, a pipelined one up to 256 KiB, and a rendezvous one above.
     const PiecewiseAlphaBeta truth{{{0, 2e-6, 1e9}, {4096, 8e-6, 5e9}, {262144, 20e-6, 11e9}}};
-    const auto observations = noisy_samples([&](double b) { return truth.seconds(b); }, 8, 256.0 * 1024 * 1024, 8, 42);
+    const auto observations = noisy_samples([&](double b) { return truth.seconds(b); }, 8, 256.0 * 1024 * 1024, 16, 42);
 
     const auto fit = fit_piecewise_alpha_beta(observations);
 

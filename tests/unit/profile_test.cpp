@@ -27,7 +27,8 @@ Profile example_profile() {
     p.network.push_back({"pingpong", "latency", LinkClass::intra_node, 2, 1,
                          {{{0, 1.0 / 3 * 1e-5, 1e10 / 3}, {8192, 2.5e-6, 7777}, {65536, 1e-5, 12e9}}},
                          quality(90, 0.999)});
-    p.network.push_back({"pingpong", "throughput", LinkClass::intra_node, 2, 1, {{{0, 1e-6, 2e10}}}, quality(30, 0.98)});
+    p.network.push_back(
+        {"pingpong", "throughput", LinkClass::intra_node, 2, 1, {{{0, 1e-6, 2e10}}}, quality(30, 0.98)});
     p.network.push_back({"allreduce", "throughput", LinkClass::inter_node, 16, 2, {{{0, 4.2e-5, 9.87654321e10}}},
                          quality(40, -0.5)});
     ComputeProfile compute;
@@ -188,8 +189,8 @@ TEST_CASE("invalid profiles name the file, line and key", "[unit][profile]") {
     SECTION("a negative bandwidth") {
         const auto bad = replaced(text, "7777.0", "-7777.0");
         const int line = line_of(bad, "-7777.0");
-        CHECK_THROWS_WITH(profile_from_json(bad, "bad.json"),
-                          Catch::Contains("bad.json:" + std::to_string(line) + ": key 'network[0].segments[1].bytes_per_second'"));
+        const auto expected = "bad.json:" + std::to_string(line) + ": key 'network[0].segments[1].bytes_per_second'";
+        CHECK_THROWS_WITH(profile_from_json(bad, "bad.json"), Catch::Contains(expected));
     }
     SECTION("an unknown op, with a suggestion") {
         const auto bad = replaced(text, "\"allreduce\"", "\"allreduse\"");
@@ -261,7 +262,8 @@ TEST_CASE("samples file: truncated last line is skipped, a bad line is an error"
         CHECK(file.samples[1].iteration_times_s == std::vector<double>{1.5e-5});
     }
     SECTION("a complete but bad line in the middle") {
-        write_file(dir.file("s.jsonl"), good1 + "\n" + replaced(good2, "\"time_s\":1.5", "\"time_s\":-1.5") + "\n" + good1 + "\n");
+        const auto bad = replaced(good2, "\"time_s\":1.5", "\"time_s\":-1.5");
+        write_file(dir.file("s.jsonl"), good1 + "\n" + bad + "\n" + good1 + "\n");
         CHECK_THROWS_WITH(read_samples_file(dir.file("s.jsonl")),
                           Catch::Contains("s.jsonl:2: key 'time_s': expected a positive number"));
     }
@@ -276,7 +278,8 @@ TEST_CASE("samples file: truncated last line is skipped, a bad line is an error"
 
 TEST_CASE("sample lines: fields per op", "[unit][profile]") {
     const auto gemm = sample_from_json_line(
-        R"({"key":"g","op":"gemm","time_s":0.001,"ranks":1,"nodes":1,"device":"cpu","dtype":"float32","m":64,"n":128,"k":256})",
+        R"({"key":"g","op":"gemm","time_s":0.001,"ranks":1,"nodes":1,"device":"cpu","dtype":"float32",)"
+        R"("m":64,"n":128,"k":256})",
         "x:1");
     CHECK(gemm.flops == 2.0 * 64 * 128 * 256);
     CHECK(gemm.dtype == "float32");
@@ -302,7 +305,8 @@ TEST_CASE("fit_profile groups the samples and fits each group", "[unit][profile]
     int key = 0;
     for (double bytes = 8; bytes <= 1 << 20; bytes *= 2) {
         for (int repetition = 0; repetition < 3; ++repetition) {
-            add(network_line(std::to_string(key++), "pingpong", "latency", "inter_node", 2, 2, bytes, 3e-6 + bytes / 2e10));
+            add(network_line(std::to_string(key++), "pingpong", "latency", "inter_node", 2, 2, bytes,
+                             3e-6 + bytes / 2e10));
             add(network_line(std::to_string(key++), "allreduce", "throughput", "intra_node", 8, 1, bytes,
                              1e-5 + bytes / 1e11));
         }

@@ -12,6 +12,10 @@ namespace dtsim {
 
 inline constexpr int kProfileSchemaVersion = 1;
 
+/// The bandwidth a fit reports for a flat latency plateau (no measurable per-byte cost): 1 PB/s is beyond
+/// any link, so the size term stays negligible, yet finite so that profiles and divisions stay valid.
+inline constexpr double kUnboundedBytesPerSecond = 1e15;
+
 /// How well a fit reproduces the samples it was fitted on.
 struct FitQuality {
     int samples = 0;

@@ -1,0 +1,98 @@
+// `dtsim fit --validate` replays measured collectives from point-to-point fits. Fed "measurements" that
+// are the algorithms' closed forms under a known point-to-point model, it must predict them exactly.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <functional>
+
+#include "dtsim/profile.hpp"
+#include "test_support.hpp"
+
+using namespace dtsim;
+
+namespace {
+
+constexpr int kRanks = 4;
+
+void write(const std::string& path, const std::string& text) {
+    std::ofstream out(path);
+    out << text;
+}
+
+Profile pingpong_profile(std::vector<AlphaBetaSegment> segments) {
+    Profile profile;
+    profile.name = "closed-form";
+    profile.source = "measured";
+    profile.environment_json = "{}";
+    NetworkFit fit;
+    fit.op = "pingpong";
+    fit.mode = "latency";
+    fit.link_class = LinkClass::intra_node;
+    fit.model.segments = std::move(segments);
+    profile.network.push_back(fit);
+    return profile;
+}
+
+std::string sample_line(const std::string& op, double bytes, double seconds) {
+    static int id = 0;
+    return nlohmann::json{{"key", op + std::to_string(++id)}, {"op", op}, {"mode", "latency"}, {"link_class", "intra_node"},
+                          {"dtype", "float32"}, {"bytes", bytes}, {"ranks", kRanks}, {"nodes", 1}, {"time_s", seconds}}
+               .dump();
+}
+
+// Writes the calibration folder and profile, runs the validation, returns its rows.
+nlohmann::json validate(const test::TempDir& dir, const Profile& profile,
+                        const std::vector<std::pair<std::string, std::function<double(double)>>>& closed_forms) {
+    write(dir.file("profile.json"), profile_to_json(profile));
+    write(dir.file("environment.json"), R"({"ranks": 4, "nodes": 1, "node_of_rank": [0, 0, 0, 0]})");
+    std::string lines;
+    for (const auto& [op, time_of] : closed_forms)
+        for (double bytes : {4096.0, 65536.0, 1048576.0, 16777216.0}) lines += sample_line(op, bytes, time_of(bytes)) + "\n";
+    write(dir.file("samples.jsonl"), lines);
+    const auto result = test::run_dtsim({"fit", "--validate", dir.path().string(), dir.file("profile.json"), "--json", dir.file("v.json")});
+    CAPTURE(result.output);
+    REQUIRE(result.exit_code == 0);
+    CHECK_THAT(result.output, Catch::Contains("median |err|"));
+    std::ifstream in(dir.file("v.json"));
+    return nlohmann::json::parse(in);
+}
+
+}  // namespace
+
+TEST_CASE("cross-validation reproduces the closed forms of each collective", "[integration][fit]") {
+    const double alpha = 10e-6, beta = 1e9;
+    auto t = [&](double bytes) { return alpha + bytes / beta; };
+    const double n = kRanks;
+    test::TempDir dir;
+    const auto rows = validate(dir, pingpong_profile({{0, alpha, beta}}),
+                               {{"allreduce", [&](double s) { return 2 * (n - 1) * t(s / n); }},
+                                {"allgather", [&](double s) { return (n - 1) * t(s / n); }},
+                                {"reducescatter", [&](double s) { return (n - 1) * t(s / n); }},
+                                {"alltoall", [&](double s) { return (n - 1) * t(s / n); }},
+                                // binomial tree of 4: the root feeds ranks 1 and 2 at once over its own link
+                                // (half the bandwidth each), then rank 2 feeds rank 3.
+                                {"broadcast", [&](double s) { return 2 * alpha + 3 * s / beta; }}});
+    REQUIRE(rows.size() == 20);
+    for (const auto& row : rows) {
+        CAPTURE(row.dump());
+        CHECK(std::abs(row.at("relative_error").get<double>()) < 1e-6);
+    }
+}
+
+TEST_CASE("per-message overheads of a piecewise fit reach every ring step", "[integration][fit]") {
+    // Small messages are cheap and slow (eager); large ones pay a rendezvous but stream faster.
+    const std::vector<AlphaBetaSegment> segments{{0, 5e-6, 0.5e9}, {65536, 30e-6, 1e9}};
+    const auto profile = pingpong_profile(segments);
+    const PiecewiseAlphaBeta model{segments};
+    const double n = kRanks;
+    test::TempDir dir;
+    const auto rows = validate(dir, profile,
+                               {{"allreduce", [&](double s) { return 2 * (n - 1) * model.seconds(s / n); }},
+                                {"allgather", [&](double s) { return (n - 1) * model.seconds(s / n); }}});
+    REQUIRE(rows.size() == 8);
+    for (const auto& row : rows) {
+        CAPTURE(row.dump());
+        CHECK(std::abs(row.at("relative_error").get<double>()) < 1e-6);
+    }
+}
