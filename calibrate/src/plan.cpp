@@ -67,32 +67,30 @@ void add_network_items(const PlanOptions& options, const std::vector<int>& node_
                             plan.push_back(item);
                         }
             }
-    // One representative pair per link class: rank 0 and the first rank on its node, and rank 0 and the
-    // first rank on another node.
-    std::vector<std::pair<LinkClass, int>> pairs;
-    for (int r = 1; r < world; ++r)
-        if (node_of_rank[r] == node_of_rank[0]) {
-            pairs.emplace_back(LinkClass::intra_node, r);
-            break;
-        }
-    for (int r = 1; r < world; ++r)
-        if (node_of_rank[r] != node_of_rank[0]) {
-            pairs.emplace_back(LinkClass::inter_node, r);
-            break;
-        }
-    for (const auto& [link_class, peer] : pairs)
-        for (const char* op : {"pingpong", "sendrecv"}) {
+    // Per link class: a ping-pong between rank 0 and one other rank, and a ring exchange among every rank
+    // of the class: the ranks of rank 0's node (intra_node), or the first rank of each node (inter_node).
+    std::vector<std::pair<LinkClass, std::vector<int>>> classes;
+    std::vector<int> same_node, one_per_node;
+    for (int r = 0; r < world; ++r) {
+        if (node_of_rank[r] == node_of_rank[0]) same_node.push_back(r);
+        if (std::none_of(one_per_node.begin(), one_per_node.end(), [&](int m) { return node_of_rank[m] == node_of_rank[r]; }))
+            one_per_node.push_back(r);
+    }
+    if (same_node.size() >= 2) classes.emplace_back(LinkClass::intra_node, same_node);
+    if (one_per_node.size() >= 2) classes.emplace_back(LinkClass::inter_node, one_per_node);
+    for (const auto& [link_class, ring] : classes)
+        for (const auto& [op, mode] : {std::pair{"pingpong", "latency"}, {"sendrecv", "throughput"}, {"sendrecv", "latency"}}) {
             if (!wanted(options, op)) continue;
+            const bool pingpong = std::string(op) == "pingpong";
             for (double bytes : byte_sizes) {
                 PlanItem item;
                 item.kind = ItemKind::point_to_point;
                 item.op = op;
-                item.mode = std::string(op) == "pingpong" ? "latency" : "throughput";
+                item.mode = mode;
                 item.bytes = bytes;
-                item.ranks = 2;
                 item.link_class = link_class;
-                item.peer_a = 0;
-                item.peer_b = peer;
+                item.members = pingpong ? std::vector<int>{ring[0], ring[1]} : ring;
+                item.ranks = static_cast<int>(item.members.size());
                 plan.push_back(item);
             }
         }
@@ -174,7 +172,7 @@ std::string PlanItem::key() const {
         case ItemKind::collective:
             return op + "/" + mode + "/" + std::to_string(ranks) + "r/" + bytes_text(bytes);
         case ItemKind::point_to_point:
-            return op + "/" + std::string(to_string(link_class)) + "/" + bytes_text(bytes);
+            return op + "/" + mode + "/" + std::string(to_string(link_class)) + "/" + bytes_text(bytes);
         case ItemKind::gemm:
             return op + "/" + dtype + "/" + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
         case ItemKind::memory_bandwidth:

@@ -53,13 +53,16 @@ double LinkCost::message_overhead_s(double bytes) const {
 }
 
 const NetworkFit* Profile::point_to_point(LinkClass link_class) const {
+    // Preference: the ring exchange back to back (every rank of the class sending and receiving at once,
+    // step after step, as in a collective), then one exchange at a time, then ping-pongs.
+    auto rank = [](const NetworkFit& fit) {
+        if (fit.op == "sendrecv") return fit.mode == "throughput" ? 0 : 1;
+        if (fit.op == "pingpong") return fit.mode == "latency" ? 2 : 3;
+        return 4;
+    };
     const NetworkFit* found = nullptr;
-    for (const auto& fit : network) {
-        if (fit.op != "pingpong" || fit.link_class != link_class) continue;
-        // One message at a time is what a link's latency means; back-to-back pingpongs hide part of it.
-        if (fit.mode == "latency") return &fit;
-        if (!found) found = &fit;
-    }
+    for (const auto& fit : network)
+        if (fit.link_class == link_class && rank(fit) < 4 && (!found || rank(fit) < rank(*found))) found = &fit;
     return found;
 }
 

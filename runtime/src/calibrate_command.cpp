@@ -87,11 +87,13 @@ ordered_json sample_json(const PlanItem& item, const Measurement& measurement, c
     ordered_json json{{"key", item.key()}, {"op", item.op}};
     const bool network = item.kind == ItemKind::collective || item.kind == ItemKind::point_to_point;
     if (network) {
-        const int ranks = item.kind == ItemKind::collective ? item.ranks : 2;
-        const auto& node_of_rank = context.node_of_rank();
-        const int nodes = item.kind == ItemKind::collective
-                              ? static_cast<int>(std::set<int>(node_of_rank.begin(), node_of_rank.begin() + ranks).size())
-                              : (item.link_class == LinkClass::inter_node ? 2 : 1);
+        const int ranks = item.ranks;
+        std::set<int> node_set;
+        for (int r = 0; r < context.size(); ++r)
+            if (item.kind == ItemKind::collective ? r < ranks
+                                                  : std::count(item.members.begin(), item.members.end(), r) > 0)
+                node_set.insert(context.node_of_rank()[static_cast<size_t>(r)]);
+        const int nodes = static_cast<int>(node_set.size());
         const double algbw = item.bytes / measurement.time_s / 1e9;  // nccl-tests: GB = 1e9 B
         json.update(ordered_json{{"mode", item.mode},
                                  {"link_class", to_string(item.link_class)},

@@ -23,9 +23,11 @@ public:
     /// input for reducescatter, each rank's total send for alltoall.
     virtual void start_collective(const std::string& op, std::size_t bytes, int ranks) = 0;
 
-    /// `window` messages of `bytes` to (from) one peer, started together.
-    virtual void start_send(int peer, std::size_t bytes, int window) = 0;
-    virtual void start_recv(int peer, std::size_t bytes, int window) = 0;
+    /// One message of `bytes` to (from) a peer.
+    virtual void start_send(int peer, std::size_t bytes) = 0;
+    virtual void start_recv(int peer, std::size_t bytes) = 0;
+    /// Sends `bytes` to one peer while receiving `bytes` from another (a ring step).
+    virtual void start_sendrecv(int to, int from, std::size_t bytes) = 0;
 
     virtual void synchronize() = 0;
 };

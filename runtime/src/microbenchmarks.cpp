@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <stdexcept>
 
 #include "dtsim/median.hpp"
@@ -14,9 +15,6 @@ namespace {
 using calibrate::ItemKind;
 using calibrate::PlanItem;
 
-constexpr int kAckBytes = 4;
-constexpr double kStreamWindowBytes = 8.0 * 1024 * 1024;  // osu_bw's window is 64 messages; cap its bytes
-constexpr int kMaxWindow = 64;
 constexpr int kLaunchesPerIteration = 100;
 
 
@@ -34,18 +32,35 @@ int Microbenchmarks::iterations_for(double estimate_s, int minimum, int maximum)
 
 Measurement Microbenchmarks::run(const PlanItem& item) {
     switch (item.kind) {
-        case ItemKind::collective: return collective(item);
-        case ItemKind::point_to_point: return point_to_point(item);
+        case ItemKind::collective: return group_operation(item);
+        case ItemKind::point_to_point: return item.op == "pingpong" ? pingpong(item) : group_operation(item);
         default: return compute(item);
     }
 }
 
-Measurement Microbenchmarks::collective(const PlanItem& item) {
+Measurement Microbenchmarks::group_operation(const PlanItem& item) {
     auto& comm = *backend_.communicator;
     const auto bytes = static_cast<std::size_t>(item.bytes);
-    const bool taking_part = context_.rank() < item.ranks;
+    const int me = context_.rank();
+    std::function<void()> start_op;
+    int taking_part_count = item.ranks;
+    bool taking_part = me < item.ranks;
+    if (item.op == "sendrecv") {  // a ring step among the members: send to the next, receive from the previous
+        const auto& ring = item.members;
+        const auto position = std::find(ring.begin(), ring.end(), me) - ring.begin();
+        const auto n = static_cast<long>(ring.size());
+        taking_part = position < n;
+        taking_part_count = static_cast<int>(n);
+        const int to = ring[static_cast<size_t>((position + 1) % n)];
+        const int from = ring[static_cast<size_t>((position + n - 1) % n)];
+        start_op = [&comm, taking_part, to, from, bytes] {
+            if (taking_part) comm.start_sendrecv(to, from, bytes);
+        };
+    } else {
+        start_op = [&comm, &item, bytes] { comm.start_collective(item.op, bytes, item.ranks); };
+    }
     auto one_op = [&] {
-        comm.start_collective(item.op, bytes, item.ranks);
+        start_op();
         comm.synchronize();
     };
     Measurement out;
@@ -64,10 +79,10 @@ Measurement Microbenchmarks::collective(const PlanItem& item) {
         for (int b = 0; b < batches; ++b) {
             context_.barrier();
             const double t0 = now();
-            for (int i = 0; i < per_batch; ++i) comm.start_collective(item.op, bytes, item.ranks);
+            for (int i = 0; i < per_batch; ++i) start_op();
             comm.synchronize();
             const double mine = taking_part ? (now() - t0) / per_batch : 0;
-            out.iteration_times_s.push_back(context_.mean_over_ranks(mine) * context_.size() / item.ranks);
+            out.iteration_times_s.push_back(context_.mean_over_ranks(mine) * context_.size() / taking_part_count);
         }
         out.time_s = median(out.iteration_times_s);
         return out;
@@ -84,52 +99,49 @@ Measurement Microbenchmarks::collective(const PlanItem& item) {
     return out;
 }
 
-Measurement Microbenchmarks::point_to_point(const PlanItem& item) {
+Measurement Microbenchmarks::pingpong(const PlanItem& item) {
     auto& comm = *backend_.communicator;
     const auto bytes = static_cast<std::size_t>(item.bytes);
     const int me = context_.rank();
-    const bool pingpong = item.op == "pingpong";
-    const int window = pingpong ? 1 : std::clamp(static_cast<int>(kStreamWindowBytes / item.bytes), 1, kMaxWindow);
-    // One timed exchange; only the pair's first rank (the initiator) times it.
-    auto exchange = [&](int peer, bool initiator) {
+    const int initiator_rank = item.members.at(0);
+    const int responder_rank = item.members.at(1);
+    auto round_trip = [&](int peer, bool initiator) {
         if (initiator) {
-            comm.start_send(peer, bytes, window);
+            comm.start_send(peer, bytes);
             comm.synchronize();
-            comm.start_recv(peer, pingpong ? bytes : kAckBytes, 1);
+            comm.start_recv(peer, bytes);
         } else {
-            comm.start_recv(peer, bytes, window);
+            comm.start_recv(peer, bytes);
             comm.synchronize();
-            comm.start_send(peer, pingpong ? bytes : kAckBytes, 1);
+            comm.start_send(peer, bytes);
         }
         comm.synchronize();
     };
-    // Per message: half a round trip for pingpong; the window's time over its messages for sendrecv.
-    const double per_message = pingpong ? 2.0 : window;
 
     Measurement out;
     out.warmup = 2;
     std::vector<double> times;
-    if (me == item.peer_a || me == item.peer_b) {
-        const bool initiator = me == item.peer_a;
-        const int peer = initiator ? item.peer_b : item.peer_a;
-        for (int i = 0; i < out.warmup; ++i) exchange(peer, initiator);
+    if (me == initiator_rank || me == responder_rank) {
+        const bool initiator = me == initiator_rank;
+        const int peer = initiator ? responder_rank : initiator_rank;
+        for (int i = 0; i < out.warmup; ++i) round_trip(peer, initiator);
         int iterations = 0;
-        if (initiator) {
+        if (initiator) {  // the initiator times one round trip and tells its peer how many to run
             const double t0 = now();
-            exchange(peer, true);
+            round_trip(peer, true);
             iterations = iterations_for(now() - t0, 5, 2000);
             MPI_Send(&iterations, 1, MPI_INT, peer, 0, context_.world());
         } else {
-            exchange(peer, false);
+            round_trip(peer, false);
             MPI_Recv(&iterations, 1, MPI_INT, peer, 0, context_.world(), MPI_STATUS_IGNORE);
         }
         for (int i = 0; i < iterations; ++i) {
             const double t0 = now();
-            exchange(peer, initiator);
-            times.push_back((now() - t0) / per_message);
+            round_trip(peer, initiator);
+            times.push_back((now() - t0) / 2);  // one way: half the round trip
         }
     }
-    out.iteration_times_s = context_.broadcast(times, item.peer_a);
+    out.iteration_times_s = context_.broadcast(times, initiator_rank);
     out.iterations = static_cast<int>(out.iteration_times_s.size());
     out.time_s = median(out.iteration_times_s);
     return out;

@@ -4,7 +4,9 @@
 //   throughput  ops started back to back with no barrier between them; per-op time = batch time / ops,
 //               averaged over the taking-part ranks (nccl-tests' default `-a 1`);
 //   latency     one op at a time between barriers; per-op time = the slowest rank's (OSU-style);
-//   pingpong    one-way time = half a round trip; sendrecv: a window of messages and a short ack (osu_bw);
+//   pingpong    one-way time = half a round trip, one message at a time (osu_latency);
+//   sendrecv    nccl-tests' ring exchange: every member sends to the next and receives from the previous
+//               at once, back to back (throughput mode);
 //   compute     every rank runs its kernel at once (as in training); per-run time = the slowest rank's.
 // The iteration count adapts so that each sample takes about `target_seconds`.
 #include <vector>
@@ -29,8 +31,8 @@ public:
     Measurement run(const calibrate::PlanItem& item);
 
 private:
-    Measurement collective(const calibrate::PlanItem& item);
-    Measurement point_to_point(const calibrate::PlanItem& item);
+    Measurement group_operation(const calibrate::PlanItem& item);  // collectives and the ring exchange
+    Measurement pingpong(const calibrate::PlanItem& item);
     Measurement compute(const calibrate::PlanItem& item);
     int iterations_for(double estimate_s, int minimum, int maximum) const;
 

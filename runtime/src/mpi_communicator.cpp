@@ -68,17 +68,22 @@ void MpiCommunicator::start_collective(const std::string& op, std::size_t bytes,
         throw std::invalid_argument("unknown collective '" + op + "'");
 }
 
-void MpiCommunicator::transfer(bool send, int peer, std::size_t bytes, int window) {
-    std::vector<MPI_Request> requests(static_cast<size_t>(window));
-    const int count = std::max(1, elements(bytes));
-    for (auto& request : requests)
-        check(send ? MPI_Isend(send_.data(), count, MPI_FLOAT, peer, kDataTag, MPI_COMM_WORLD, &request)
-                   : MPI_Irecv(receive_.data(), count, MPI_FLOAT, peer, kDataTag, MPI_COMM_WORLD, &request),
-              send ? "MPI_Isend" : "MPI_Irecv");
-    check(MPI_Waitall(window, requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+void MpiCommunicator::start_send(int peer, std::size_t bytes) {
+    check(MPI_Send(send_.data(), std::max(1, elements(bytes)), MPI_FLOAT, peer, kDataTag, MPI_COMM_WORLD), "MPI_Send");
 }
 
-void MpiCommunicator::start_send(int peer, std::size_t bytes, int window) { transfer(true, peer, bytes, window); }
-void MpiCommunicator::start_recv(int peer, std::size_t bytes, int window) { transfer(false, peer, bytes, window); }
+void MpiCommunicator::start_recv(int peer, std::size_t bytes) {
+    check(MPI_Recv(receive_.data(), std::max(1, elements(bytes)), MPI_FLOAT, peer, kDataTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+          "MPI_Recv");
+}
+
+void MpiCommunicator::start_sendrecv(int to, int from, std::size_t bytes) {
+    // As Open MPI's collectives exchange (ompi_coll_base_sendrecv): post the receive, send, then wait.
+    const int count = std::max(1, elements(bytes));
+    MPI_Request receive = MPI_REQUEST_NULL;
+    check(MPI_Irecv(receive_.data(), count, MPI_FLOAT, from, kDataTag, MPI_COMM_WORLD, &receive), "MPI_Irecv");
+    check(MPI_Send(send_.data(), count, MPI_FLOAT, to, kDataTag, MPI_COMM_WORLD), "MPI_Send");
+    check(MPI_Wait(&receive, MPI_STATUS_IGNORE), "MPI_Wait");
+}
 
 }  // namespace dtsim::runtime

@@ -17,13 +17,12 @@ public:
     std::string version() const override { return context_.library_version(); }
     void prepare(std::size_t bytes, const std::vector<int>& group_sizes) override;
     void start_collective(const std::string& op, std::size_t bytes, int ranks) override;
-    void start_send(int peer, std::size_t bytes, int window) override;
-    void start_recv(int peer, std::size_t bytes, int window) override;
+    void start_send(int peer, std::size_t bytes) override;
+    void start_recv(int peer, std::size_t bytes) override;
+    void start_sendrecv(int to, int from, std::size_t bytes) override;
     void synchronize() override {}
 
 private:
-    void transfer(bool send, int peer, std::size_t bytes, int window);
-
     const MpiContext& context_;
     std::vector<float> send_;
     std::vector<float> receive_;

@@ -47,7 +47,8 @@ std::optional<LinkClass> link_class_from_string(std::string_view text);
 /// One fitted network operation: a collective over `ranks` ranks on `nodes` nodes, or a point-to-point
 /// operation between two ranks of one link class.
 ///   op:   allreduce, allgather, reducescatter, broadcast, alltoall (collectives);
-///         sendrecv (streaming bandwidth), pingpong (one-way time: half a round trip).
+///         sendrecv (nccl-tests' ring exchange: every rank of the class sends to the next and receives
+///         from the previous at once, time per exchange), pingpong (one-way time: half a round trip).
 ///   mode: throughput (back-to-back ops, nccl-tests' default) or latency (one op at a time).
 struct NetworkFit {
     std::string op;
@@ -79,8 +80,10 @@ struct ComputeProfile {
     const GemmFit* gemm_for(Precision precision) const;  // nullptr when not measured
 };
 
-/// The point-to-point costs the simulator uses for one link class (from the pingpong fit):
-/// link latency and bandwidth, and the extra per-message time of the small-message regimes.
+/// The point-to-point costs the simulator uses for one link class (from the sendrecv fit, else the
+/// pingpong fit): link latency and bandwidth, and the extra per-message time of the small-message regimes.
+/// The sendrecv fit is preferred because it is measured under the load a collective puts on the links
+/// and hosts (every rank busy), which a lone ping-pong does not see.
 struct LinkCost {
     double latency_s = 0;        // one-way latency of the smallest messages' segment
     double bytes_per_second = 0;  // bandwidth of the largest messages' segment
@@ -99,7 +102,7 @@ struct Profile {
     std::vector<NetworkFit> network;
     std::optional<ComputeProfile> compute;
 
-    /// The pingpong fit of a link class, when the calibration saw such a pair.
+    /// The point-to-point fit of a link class the simulator uses (see LinkCost), if any.
     const NetworkFit* point_to_point(LinkClass link_class) const;
     std::optional<LinkCost> link_cost(LinkClass link_class) const;
 };

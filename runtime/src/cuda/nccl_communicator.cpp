@@ -78,19 +78,21 @@ void NcclCommunicator::start_collective(const std::string& op, std::size_t bytes
         throw std::invalid_argument("unknown collective '" + op + "'");
 }
 
-void NcclCommunicator::start_send(int peer, std::size_t bytes, int window) {
-    nccl_check(ncclGroupStart(), "ncclGroupStart");
-    for (int i = 0; i < window; ++i)
-        nccl_check(ncclSend(send_, std::max<std::size_t>(1, bytes / sizeof(float)), ncclFloat, peer, world_, device_.stream()),
-                   "ncclSend");
-    nccl_check(ncclGroupEnd(), "ncclGroupEnd");
+void NcclCommunicator::start_send(int peer, std::size_t bytes) {
+    nccl_check(ncclSend(send_, std::max<std::size_t>(1, bytes / sizeof(float)), ncclFloat, peer, world_, device_.stream()),
+               "ncclSend");
 }
 
-void NcclCommunicator::start_recv(int peer, std::size_t bytes, int window) {
+void NcclCommunicator::start_recv(int peer, std::size_t bytes) {
+    nccl_check(ncclRecv(receive_, std::max<std::size_t>(1, bytes / sizeof(float)), ncclFloat, peer, world_, device_.stream()),
+               "ncclRecv");
+}
+
+void NcclCommunicator::start_sendrecv(int to, int from, std::size_t bytes) {
+    // Grouped, so that NCCL runs both at once (nccl-tests' sendrecv_perf).
     nccl_check(ncclGroupStart(), "ncclGroupStart");
-    for (int i = 0; i < window; ++i)
-        nccl_check(ncclRecv(receive_, std::max<std::size_t>(1, bytes / sizeof(float)), ncclFloat, peer, world_, device_.stream()),
-                   "ncclRecv");
+    start_send(to, bytes);
+    start_recv(from, bytes);
     nccl_check(ncclGroupEnd(), "ncclGroupEnd");
 }
 

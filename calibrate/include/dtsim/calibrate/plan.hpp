@@ -21,8 +21,7 @@ struct PlanItem {
     double bytes = 0;  // nccl-tests size semantics for collectives; message size for point-to-point
     int ranks = 0;     // collective: the first `ranks` ranks take part
     LinkClass link_class = LinkClass::intra_node;
-    int peer_a = 0;    // point-to-point: the pair
-    int peer_b = 0;
+    std::vector<int> members;  // point-to-point: the ping-pong pair, or the ring of the exchange
     long long m = 0, n = 0, k = 0;  // gemm
     std::string key() const;
 };
