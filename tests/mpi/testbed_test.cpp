@@ -1,0 +1,60 @@
+// The local multi-host testbed (runtime/testbed/dtsim-testbed): network namespaces with tbf-shaped links.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+#include "test_support.hpp"
+
+using namespace dtsim;
+
+namespace {
+
+const std::string kTestbed = (test::source_dir() / "runtime" / "testbed" / "dtsim-testbed").string();
+
+// Tears the testbed down however the test ends.
+struct TestbedUp {
+    ~TestbedUp() { test::run_command(kTestbed, {"down"}); }
+};
+
+}  // namespace
+
+TEST_CASE("a 2-host testbed shapes its link to the configured rate", "[mpi][testbed]") {
+    if (test::run_command(kTestbed, {"status"}).exit_code == 0) {
+        WARN("SKIPPED: a testbed is already up on this machine; not touching it");
+        return;
+    }
+    const auto up = test::run_command(kTestbed, {"up", "2", "--rate", "200mbit"});
+    if (up.exit_code == 2 && up.output.find("cannot create network namespaces") != std::string::npos) {
+        WARN("SKIPPED: " + up.output);  // not root, or no CAP_SYS_ADMIN here
+        return;
+    }
+    TestbedUp guard;
+    REQUIRE(up.exit_code == 0);
+    CHECK(test::run_command(kTestbed, {"status"}).exit_code == 0);
+
+    // The runtime's own ping-pong and ring exchange between the two hosts, large messages only.
+    test::TempDir dir;
+    const auto out = dir.file("cal");
+    const auto run = test::run_command(kTestbed, {"run", "--", test::runtime_executable(), "calibrate", "--backend", "mpi",
+                                                  "--out", out, "--ops", "pingpong,sendrecv", "--min", "4MiB", "--max", "4MiB"});
+    CAPTURE(run.output);
+    REQUIRE(run.exit_code == 0);
+    std::ifstream in(out + "/samples.jsonl");
+    int checked = 0;
+    for (std::string line; std::getline(in, line);) {
+        const auto sample = nlohmann::json::parse(line);
+        CAPTURE(line);
+        CHECK(sample.at("link_class") == "inter_node");  // each namespace is a node of its own
+        CHECK(sample.at("nodes") == 2);
+        // One direction of a 200 Mbit/s link: 25 MB/s on the wire, less TCP/IP/Ethernet headers (1448 of
+        // every 1538 bytes with MTU 1500, 94 %). Within 10 % of the configured rate.
+        const double payload_rate = sample.at("bytes").get<double>() / sample.at("time_s").get<double>();
+        CHECK(payload_rate == Approx(200e6 / 8).epsilon(0.10));
+        ++checked;
+    }
+    CHECK(checked == 3);  // pingpong, sendrecv back to back, sendrecv one at a time
+
+    CHECK(test::run_command(kTestbed, {"down"}).exit_code == 0);
+    CHECK(test::run_command(kTestbed, {"status"}).exit_code == 1);
+}
