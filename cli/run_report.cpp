@@ -31,7 +31,8 @@ void print_run_report(std::ostream& out, const Scenario& scenario, const Run& ru
     const auto buckets = sim::make_buckets(scenario.model, strategy.bucket_bytes).buckets.size();
     out << "dtsim simulate: " << scenario.name << " (" << to_string(run.kind) << ")\n";
     out << "  cluster   " << c.nodes << " node(s) × " << c.gpus_per_node << " GPU(s) " << c.gpu.name << " = "
-        << c.gpus() << " GPUs; NIC " << format_bytes_per_second(c.nic.effective_bytes_per_second()) << ", "
+        << c.gpus() << " GPUs; " << (c.nics_per_node > 1 ? std::to_string(c.nics_per_node) + " × " : "") << "NIC "
+        << format_bytes_per_second(c.nic.effective_bytes_per_second()) << ", "
         << format_seconds(c.nic.latency_s) << "; " << to_string(c.fabric.topology) << " fabric; "
         << to_string(c.network_model) << " network model\n";
     out << "  model     " << scenario.model.name << ", batch " << scenario.model.batch_per_gpu << "/GPU, "

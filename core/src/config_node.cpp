@@ -105,6 +105,10 @@ bool ConfigNode::has(std::string_view key) const {
 }
 
 YAML::Node ConfigNode::required(std::string_view key, const char* expected) const {
+    if (key.empty()) {
+        if (!node_.IsDefined() || node_.IsNull()) fail(key, std::string("is missing; expected ") + expected);
+        return node_;
+    }
     if (!node_.IsMap()) fail("", "expected a mapping of keys, got " + quoted_value(node_));
     auto value = node_[std::string(key)];
     if (!value.IsDefined() || value.IsNull()) fail(key, std::string("is missing; expected ") + expected);

@@ -1,5 +1,6 @@
 #include "dtsim/scenario.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -13,14 +14,22 @@
 
 namespace dtsim {
 
-std::string to_string(Topology value) { return value == Topology::star ? "star" : "fat-tree"; }
+// The scenario's names of the fabric topologies, in enum order.
+const std::initializer_list<std::string_view> kTopologies{"star", "fat-tree", "rail-optimized", "dragonfly", "torus"};
+
+std::string to_string(Topology value) { return std::string(kTopologies.begin()[static_cast<size_t>(value)]); }
 std::string to_string(NetworkModel value) { return value == NetworkModel::ideal ? "ideal" : "simgrid"; }
 std::string to_string(Fidelity value) { return value == Fidelity::step ? "step" : "flow"; }
 std::string to_string(StrategyKind value) {
     return value == StrategyKind::allreduce ? "allreduce" : "parameter-server";
 }
+
+// The scenario's names of the all-reduce algorithms, in enum order.
+const std::initializer_list<std::string_view> kAllReduceAlgorithms{"ring", "hierarchical", "tree", "halving-doubling",
+                                                                   "direct"};
+
 std::string to_string(AllReduceAlgorithm value) {
-    return value == AllReduceAlgorithm::ring ? "ring" : "hierarchical";
+    return std::string(kAllReduceAlgorithms.begin()[static_cast<size_t>(value)]);
 }
 std::string to_string(ServerPlacement value) {
     return value == ServerPlacement::dedicated ? "dedicated" : "colocated";
@@ -29,6 +38,21 @@ std::string to_string(ServerPlacement value) {
 double ModelSpec::gradient_bytes() const { return sum_over(layers, &LayerWork::gradient_bytes); }
 double ModelSpec::forward_s() const { return sum_over(layers, &LayerWork::forward_s); }
 double ModelSpec::backward_s() const { return sum_over(layers, &LayerWork::backward_s); }
+
+long long FabricSpec::positions() const {
+    if (topology == Topology::dragonfly) return dragonfly.positions();
+    if (topology != Topology::torus) return 0;
+    long long product = 1;
+    for (int size : dimensions) product *= size;
+    return product;
+}
+
+int fabric_leaves(const Scenario& scenario) {
+    const auto& strategy = scenario.training.strategy;
+    const bool dedicated =
+        strategy.kind == StrategyKind::parameter_server && strategy.placement == ServerPlacement::dedicated;
+    return scenario.cluster.nodes + (dedicated ? strategy.servers : 0);
+}
 
 std::string fnv1a_hex(const std::string& text) {
     std::uint64_t hash = 1469598103934665603ULL;
@@ -48,7 +72,12 @@ constexpr long long kMaxGpusPerNode = 1024;
 // Every sweep value is checked by building its scenario: the cap keeps loading a scenario quick.
 constexpr size_t kMaxSweepValues = 128;
 
-LinkSpec read_link(const ConfigNode& parent, const std::string& key, const std::string& default_preset) {
+const std::initializer_list<std::string_view> kLinkKeys{"preset", "bandwidth", "latency", "efficiency"};
+// A NIC section also says how many NICs a node has.
+const std::initializer_list<std::string_view> kNicKeys{"count", "preset", "bandwidth", "latency", "efficiency"};
+
+LinkSpec read_link(const ConfigNode& parent, const std::string& key, const std::string& default_preset,
+                   std::initializer_list<std::string_view> section_keys = kLinkKeys) {
     LinkSpec link;
     std::string preset = default_preset;
     std::optional<ConfigNode> section;
@@ -56,7 +85,7 @@ LinkSpec read_link(const ConfigNode& parent, const std::string& key, const std::
         preset = parent.text(key);
     } else if (parent.has(key)) {
         section = parent.child(key);
-        section->require_map_with_keys({"preset", "bandwidth", "latency", "efficiency"});
+        section->require_map_with_keys(section_keys);
         if (section->has("preset")) preset = section->text("preset");
     }
     if (!preset.empty()) {
@@ -93,6 +122,109 @@ void apply_profile_link(LinkSpec& link, const Profile& profile, LinkClass link_c
     link = LinkSpec{"profile:" + profile.name, cost->bytes_per_second, cost->latency_s, 1.0, *cost};
 }
 
+bool nic_link_written(const ConfigNode& cluster) {
+    if (!cluster.has("nic")) return false;
+    const auto& nic = cluster.yaml()["nic"];
+    return !(nic.IsMap() && nic.size() == 1 && nic["count"].IsDefined());
+}
+
+int read_nic_count(const ConfigNode& cluster, int gpus_per_node) {
+    if (!cluster.has("nic") || !cluster.yaml()["nic"].IsMap()) return 1;
+    const auto nic = cluster.child("nic");
+    if (!nic.has("count")) return 1;
+    const auto count = static_cast<int>(nic.integer("count", 1, kMaxGpusPerNode));
+    if (gpus_per_node % count != 0)
+        nic.fail("count", "must divide gpus_per_node (" + std::to_string(gpus_per_node) + "): GPU i of a node uses " +
+                              "NIC i * count / gpus_per_node, so every NIC serves as many GPUs");
+    return count;
+}
+
+// The keys each topology takes besides `topology`.
+std::vector<std::string_view> topology_keys(Topology topology) {
+    switch (topology) {
+        case Topology::star: return {};
+        case Topology::fat_tree: return {"radix", "levels", "oversubscription"};
+        case Topology::rail_optimized: return {"oversubscription"};
+        case Topology::dragonfly: return {"groups", "routers_per_group", "nodes_per_router", "global_links"};
+        case Topology::torus: return {"dimensions"};
+    }
+    return {};
+}
+
+void require_keys_of_topology(const ConfigNode& fabric, Topology topology) {
+    const auto keys = topology_keys(topology);
+    for (const auto& entry : fabric.yaml()) {
+        const auto key = entry.first.as<std::string>();
+        if (key == "topology" || std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
+        std::string known = "topology";
+        for (const auto& k : keys) known += ", " + std::string(k);
+        fabric.fail(key, "does not apply to a " + to_string(topology) + " fabric; its keys are: " + known);
+    }
+}
+
+DragonflySpec read_dragonfly(const ConfigNode& fabric) {
+    DragonflySpec dragonfly;
+    dragonfly.groups = static_cast<int>(fabric.integer("groups", 1, 4096));
+    dragonfly.routers_per_group = static_cast<int>(fabric.integer("routers_per_group", 1, 4096));
+    dragonfly.nodes_per_router = static_cast<int>(fabric.integer("nodes_per_router", 1, 4096));
+    if (fabric.has("global_links")) dragonfly.global_links = static_cast<int>(fabric.integer("global_links", 1, 4096));
+    // SimGrid gives router j of every group the global link to group j.
+    if (dragonfly.groups > dragonfly.routers_per_group)
+        fabric.fail("groups", "must not exceed routers_per_group (" + std::to_string(dragonfly.routers_per_group) +
+                                  "): router j of each group holds the global link to group j");
+    return dragonfly;
+}
+
+std::vector<int> read_torus_dimensions(const ConfigNode& fabric) {
+    const auto list = fabric.child("dimensions");
+    if (!list.yaml().IsSequence() || list.yaml().size() < 1 || list.yaml().size() > 3)
+        list.fail("", "expected a list of 1 to 3 sizes, such as [4, 4] or [4, 4, 4]");
+    std::vector<int> dimensions;
+    for (const auto& size : list.sequence()) dimensions.push_back(static_cast<int>(size.integer("", 1, 4096)));
+    return dimensions;
+}
+
+// Fails at the key that sets a torus's or dragonfly's number of positions.
+[[noreturn]] void fail_positions(const ConfigNode& fabric_node, const FabricSpec& fabric, const std::string& expected) {
+    fabric_node.fail(fabric.topology == Topology::torus ? "dimensions" : "groups",
+                     "the " + to_string(fabric.topology) + " has " + std::to_string(fabric.positions()) + " positions" +
+                         expected);
+}
+
+FabricSpec read_fabric(const ConfigNode& node) {
+    node.require_map_with_keys({"topology", "radix", "levels", "oversubscription", "groups", "routers_per_group",
+                                "nodes_per_router", "global_links", "dimensions"});
+    FabricSpec fabric;
+    if (node.has("topology")) {
+        const auto name = node.choice("topology", kTopologies);
+        const auto index = std::find(kTopologies.begin(), kTopologies.end(), name) - kTopologies.begin();
+        fabric.topology = static_cast<Topology>(index);
+    }
+    require_keys_of_topology(node, fabric.topology);
+    if (node.has("oversubscription")) fabric.oversubscription = node.number("oversubscription", 1, 64);
+    if (node.has("radix")) fabric.radix = static_cast<int>(node.integer("radix", 2, 4096));
+    if (node.has("levels")) fabric.levels = static_cast<int>(node.integer("levels", 1, 4));
+    if (fabric.topology == Topology::fat_tree && fabric.oversubscription > fabric.radix)
+        node.fail("oversubscription", "must not exceed the radix (" + std::to_string(fabric.radix) + ")");
+    if (fabric.topology == Topology::dragonfly) fabric.dragonfly = read_dragonfly(node);
+    if (fabric.topology == Topology::torus) fabric.dimensions = read_torus_dimensions(node);
+    // Every position is built, used or not.
+    if (fabric.positions() > kMaxNodes) fail_positions(node, fabric, "; expected at most " + std::to_string(kMaxNodes));
+    return fabric;
+}
+
+// Torus and dragonfly fabrics have a fixed number of positions: every GPU node and dedicated server needs one.
+void check_fabric_positions(const ConfigNode& doc, const Scenario& scenario) {
+    const auto& fabric = scenario.cluster.fabric;
+    const int leaves = fabric_leaves(scenario);
+    if (fabric.positions() == 0 || fabric.positions() >= leaves) return;
+    const int servers = leaves - scenario.cluster.nodes;
+    const auto server_text = servers > 0 ? " + " + std::to_string(servers) + " dedicated parameter servers" : "";
+    fail_positions(doc.child("cluster").child("fabric"), fabric,
+                   " but the cluster needs " + std::to_string(leaves) + " (" + std::to_string(scenario.cluster.nodes) +
+                       " nodes" + server_text + ")");
+}
+
 ClusterSpec read_cluster(const ConfigNode& doc, const Profile* profile) {
     auto node = doc.child("cluster");
     node.require_map_with_keys({"nodes", "gpus_per_node", "gpu", "intra_node", "nic", "fabric", "network_model"});
@@ -106,19 +238,12 @@ ClusterSpec read_cluster(const ConfigNode& doc, const Profile* profile) {
         apply_profile_link(cluster.intra_node, *profile, LinkClass::intra_node, cluster.gpus_per_node > 1, doc);
         apply_profile_link(profile_nic, *profile, LinkClass::inter_node, cluster.nodes > 1, doc);
     }
-    // The NIC may be left out when the profile sets it; one written out is still checked, then overridden.
-    if (node.has("nic") || !profile_nic.calibrated) cluster.nic = read_link(node, "nic", "");
+    // The NIC may be left out when the profile sets it (`nic: {count: 8}` then only says how many); one
+    // written out is still checked, then overridden.
+    if (nic_link_written(node) || !profile_nic.calibrated) cluster.nic = read_link(node, "nic", "", kNicKeys);
     if (profile_nic.calibrated) cluster.nic = profile_nic;
-    if (node.has("fabric")) {
-        auto fabric = node.child("fabric");
-        fabric.require_map_with_keys({"topology", "oversubscription", "radix"});
-        if (fabric.has("topology"))
-            cluster.fabric.topology = fabric.choice("topology", {"star", "fat-tree"}) == "star" ? Topology::star : Topology::fat_tree;
-        if (fabric.has("oversubscription")) cluster.fabric.oversubscription = fabric.number("oversubscription", 1, 64);
-        if (fabric.has("radix")) cluster.fabric.radix = static_cast<int>(fabric.integer("radix", 2, 4096));
-        if (cluster.fabric.topology == Topology::fat_tree && cluster.fabric.oversubscription > cluster.fabric.radix)
-            fabric.fail("oversubscription", "must not exceed the radix (" + std::to_string(cluster.fabric.radix) + ")");
-    }
+    cluster.nics_per_node = read_nic_count(node, cluster.gpus_per_node);
+    if (node.has("fabric")) cluster.fabric = read_fabric(node.child("fabric"));
     if (node.has("network_model"))
         cluster.network_model = node.choice("network_model", {"ideal", "simgrid"}) == "ideal" ? NetworkModel::ideal : NetworkModel::simgrid;
     return cluster;
@@ -195,9 +320,11 @@ StrategySpec read_strategy(const ConfigNode& training, const ClusterSpec& cluste
     if (kind == "allreduce") {
         node.require_map_with_keys({"kind", "algorithm", "bucket", "overlap"});
         strategy.kind = StrategyKind::allreduce;
-        if (node.has("algorithm"))
-            strategy.algorithm = node.choice("algorithm", {"ring", "hierarchical"}) == "ring" ? AllReduceAlgorithm::ring
-                                                                                          : AllReduceAlgorithm::hierarchical;
+        if (node.has("algorithm")) {
+            const auto name = node.choice("algorithm", kAllReduceAlgorithms);
+            strategy.algorithm = static_cast<AllReduceAlgorithm>(
+                std::find(kAllReduceAlgorithms.begin(), kAllReduceAlgorithms.end(), name) - kAllReduceAlgorithms.begin());
+        }
     } else {
         node.require_map_with_keys({"kind", "servers", "placement", "sync", "bucket", "overlap", "aggregation_bandwidth"});
         strategy.kind = StrategyKind::parameter_server;
@@ -324,6 +451,7 @@ Scenario build_scenario(YAML::Node root, std::shared_ptr<DocumentSource> source,
     scenario.cluster = read_cluster(doc, profile_ptr);
     scenario.model = read_model(doc, scenario.cluster.gpu, profile_ptr);
     scenario.training = read_training(doc, scenario.cluster);
+    check_fabric_positions(doc, scenario);
     if (doc.has("seed")) scenario.seed = static_cast<std::uint64_t>(doc.integer("seed", 0, (1LL << 62)));
     scenario.sweep = read_sweep(doc);
     if (check_sweep && !scenario.sweep.empty()) check_sweep_values(root, *source, scenario.sweep, doc.child("sweep"));

@@ -10,10 +10,19 @@ namespace sg4 = simgrid::s4u;
 
 namespace {
 
+void allreduce(SimulationContext& ctx, int slot, const Ring& all, double bytes) {
+    switch (ctx.scenario.training.strategy.algorithm) {
+        case AllReduceAlgorithm::ring: return ring_allreduce(ctx, slot, all, bytes);
+        case AllReduceAlgorithm::hierarchical: return hierarchical_allreduce(ctx, slot, all.me(), bytes);
+        case AllReduceAlgorithm::tree: return tree_allreduce(ctx, slot, all, bytes);
+        case AllReduceAlgorithm::halving_doubling: return halving_doubling_allreduce(ctx, slot, all, bytes);
+        case AllReduceAlgorithm::direct: return direct_allreduce(ctx, slot, all, bytes);
+    }
+}
+
 // One rank of synchronous data-parallel training: gradient buckets are all-reduced one at a time, in
 // the order backward produces them, each as soon as it is ready (a single communication stream).
 void allreduce_rank(SimulationContext* ctx, int rank, int slot) {
-    const auto& strategy = ctx->scenario.training.strategy;
     const Ring ring{0, 1, ctx->workers, rank};
     auto& state = ctx->state(slot);
     for (int it = 0; it < ctx->scenario.training.iterations; ++it) {
@@ -24,10 +33,7 @@ void allreduce_rank(SimulationContext* ctx, int rank, int slot) {
             wait_until(compute.bucket_ready_s[k]);
             const double bytes = ctx->plan.buckets[k].bytes;
             const double start = sg4::Engine::get_clock();
-            if (strategy.algorithm == AllReduceAlgorithm::ring)
-                ring_allreduce(*ctx, slot, ring, bytes);
-            else
-                hierarchical_allreduce(*ctx, slot, rank, bytes);
+            allreduce(*ctx, slot, ring, bytes);
             ctx->record(rank, Lane::comm, "allreduce", it, static_cast<int>(k), start, bytes);
         }
         wait_until(compute.compute_end_s);

@@ -18,11 +18,12 @@ namespace {
 
 void run_trial(SimulationContext& ctx, int slot, int rank, const CollectiveTrial& trial) {
     const Ring group{0, 1, trial.ranks, rank};
-    const int n = trial.ranks;
     if (trial.op == "allreduce")
         ring_allreduce(ctx, slot, group, trial.bytes);
-    else if (trial.op == "allgather" || trial.op == "reducescatter")
-        ring_pass(ctx, slot, group, trial.bytes / n, n - 1);  // n-1 steps of one rank's share, either way
+    else if (trial.op == "allgather")
+        ring_allgather(ctx, slot, group, trial.bytes);
+    else if (trial.op == "reducescatter")
+        ring_reduce_scatter(ctx, slot, group, trial.bytes);
     else if (trial.op == "broadcast")
         binomial_broadcast(ctx, slot, group, trial.bytes);
     else if (trial.op == "alltoall")

@@ -19,12 +19,13 @@ int SimulationContext::register_actor(std::string name) {
     return static_cast<int>(states_.size()) - 1;
 }
 
-sg4::Mailbox* SimulationContext::link_mailbox(int from, int to) {
-    const long long key = pair_key(from, to);
+sg4::Mailbox* SimulationContext::link_mailbox(int from, int to, int channel) {
+    const long long key = pair_key(from, to) + channel * (workers + 1LL) * (workers + 1LL);
     if (auto found = mailboxes_.find(key); found != mailboxes_.end()) return found->second;
     // by_name is a simcall: other actors may run (and grow the map) before it returns, so no iterator
     // into the map may be held across it.
-    auto* mailbox = sg4::Mailbox::by_name("p2p-" + std::to_string(from) + ">" + std::to_string(to));
+    auto* mailbox = sg4::Mailbox::by_name("p2p-" + std::to_string(from) + ">" + std::to_string(to) +
+                                          (channel == 0 ? "" : "#" + std::to_string(channel)));
     mailboxes_[key] = mailbox;
     return mailbox;
 }

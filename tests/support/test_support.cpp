@@ -5,6 +5,8 @@
 
 #include <array>
 #include <cstdio>
+#include <fstream>
+#include <functional>
 #include <sstream>
 #include <stdexcept>
 
@@ -53,17 +55,16 @@ CommandResult run_command(const std::string& program, const std::vector<std::str
     return result;
 }
 
-Run simulate_in_child(const Scenario& scenario) {
-    TempDir dir;
-    const auto db = dir.file("child.db");
+namespace {
+
+// Runs `work` in a forked child: SimGrid's engine starts once per process.
+void run_in_child(const std::function<void()>& work) {
     const pid_t pid = fork();
     if (pid < 0) throw std::runtime_error("fork failed");
     if (pid == 0) {
         int code = 0;
         try {
-            auto run = sim::simulate(scenario);
-            RunStore store(db);
-            store.append(run);
+            work();
         } catch (const std::exception& e) {
             std::fprintf(stderr, "simulation failed: %s\n", e.what());
             code = 1;
@@ -73,10 +74,38 @@ Run simulate_in_child(const Scenario& scenario) {
     int status = 0;
     waitpid(pid, &status, 0);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) throw std::runtime_error("simulation child failed");
+}
+
+}  // namespace
+
+Run simulate_in_child(const Scenario& scenario) {
+    TempDir dir;
+    const auto db = dir.file("child.db");
+    run_in_child([&] {
+        auto run = sim::simulate(scenario);
+        RunStore store(db);
+        store.append(run);
+    });
     RunStore store(db);
     auto run = store.load(1);
     if (!run) throw std::runtime_error("simulation child stored nothing");
     return *run;
+}
+
+std::vector<double> simulate_collectives_in_child(const Scenario& scenario,
+                                                  const std::vector<sim::CollectiveTrial>& trials) {
+    TempDir dir;
+    const auto results = dir.file("times.txt");
+    run_in_child([&] {
+        std::ofstream out(results);
+        out.precision(17);
+        for (double seconds : sim::simulate_collectives(scenario, trials)) out << seconds << "\n";
+    });
+    std::ifstream in(results);
+    std::vector<double> times;
+    for (double seconds; in >> seconds;) times.push_back(seconds);
+    if (times.size() != trials.size()) throw std::runtime_error("collective replay child did not write one time per trial");
+    return times;
 }
 
 std::string closed_form_scenario(int nodes, const std::string& strategy_yaml, const std::string& fidelity,

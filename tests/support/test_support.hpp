@@ -7,6 +7,7 @@
 
 #include "dtsim/run.hpp"
 #include "dtsim/scenario.hpp"
+#include "dtsim/sim/collective_replay.hpp"
 #include "dtsim/temporary_directory.hpp"
 
 namespace dtsim::test {
@@ -29,6 +30,10 @@ CommandResult run_runtime(int ranks, const std::vector<std::string>& arguments);
 
 /// Simulates in a forked child and returns the run (summary, iterations, spans).
 Run simulate_in_child(const Scenario& scenario);
+
+/// Replays collectives (sim::simulate_collectives) in a forked child and returns their times.
+std::vector<double> simulate_collectives_in_child(const Scenario& scenario,
+                                                  const std::vector<sim::CollectiveTrial>& trials);
 
 /// The repository's root (for scenarios/ and tests/data/).
 std::filesystem::path source_dir();

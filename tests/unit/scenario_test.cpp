@@ -57,6 +57,21 @@ TEST_CASE("command-line overrides are applied and change the hash", "[unit][scen
     CHECK(map_value.cluster.nic.efficiency == 1.0);
 }
 
+TEST_CASE("every all-reduce algorithm is read from its name and printed back", "[unit][scenario]") {
+    const std::vector<std::pair<std::string, AllReduceAlgorithm>> algorithms{
+        {"ring", AllReduceAlgorithm::ring},
+        {"tree", AllReduceAlgorithm::tree},
+        {"halving-doubling", AllReduceAlgorithm::halving_doubling},
+        {"hierarchical", AllReduceAlgorithm::hierarchical},
+        {"direct", AllReduceAlgorithm::direct}};
+    for (const auto& [name, algorithm] : algorithms) {
+        const auto s = load_scenario_text(kBase, "scenario.yaml", {"training.strategy.algorithm=" + name});
+        CHECK(s.training.strategy.algorithm == algorithm);
+        CHECK(to_string(algorithm) == name);
+    }
+    CHECK_THAT(error_of(kBase, {"training.strategy.algorithm=tre"}), Catch::Contains("did you mean 'tree'?"));
+}
+
 TEST_CASE("errors name the file, line, key and what was expected", "[unit][scenario]") {
     const std::string wrong_unit = std::string(kBase) + "seed: 7\n";
     auto message = error_of(std::string(kBase).replace(std::string(kBase).find("ib-ndr"), 6, "{bandwidth: 40 gigs, latency: 2us}"));

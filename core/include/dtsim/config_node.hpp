@@ -35,6 +35,8 @@ public:
     ConfigNode child(std::string_view key) const;  // required
     std::vector<ConfigNode> sequence() const;       // this node must be a sequence
 
+    // The typed accessors read the value at `key` in this mapping, or this node itself when `key` is empty
+    // (an item of a list).
     std::string text(std::string_view key) const;
     long long integer(std::string_view key, long long min_value, long long max_value) const;
     double number(std::string_view key, double min_value, double max_value) const;

@@ -12,11 +12,11 @@
 
 namespace dtsim {
 
-enum class Topology { star, fat_tree };
+enum class Topology { star, fat_tree, rail_optimized, dragonfly, torus };
 enum class NetworkModel { ideal, simgrid };
 enum class Fidelity { step, flow };
 enum class StrategyKind { allreduce, parameter_server };
-enum class AllReduceAlgorithm { ring, hierarchical };
+enum class AllReduceAlgorithm { ring, hierarchical, tree, halving_doubling, direct };
 enum class ServerPlacement { dedicated, colocated };
 enum class SyncMode { sync };
 
@@ -38,10 +38,24 @@ struct LinkSpec {
     double message_overhead_s(double bytes) const { return calibrated ? calibrated->message_overhead_s(bytes) : 0; }
 };
 
+/// SimGrid's dragonfly with one chassis per group: routers of a group all-to-all, groups all-to-all.
+struct DragonflySpec {
+    int groups = 1;
+    int routers_per_group = 1;
+    int nodes_per_router = 1;
+    int global_links = 1;  // parallel links between every two groups
+    long long positions() const { return 1LL * groups * routers_per_group * nodes_per_router; }
+};
+
 struct FabricSpec {
     Topology topology = Topology::star;
-    double oversubscription = 1;  // fat-tree: leaf down-links / up-links
-    int radix = 32;               // fat-tree: nodes per leaf switch
+    double oversubscription = 1;  // fat-tree: leaf down-links / up-links; rail-optimized: rail NICs / spine up-link
+    int radix = 32;               // fat-tree: nodes per leaf switch, and children of every switch above
+    int levels = 2;               // fat-tree: switch levels at most
+    DragonflySpec dragonfly;
+    std::vector<int> dimensions;  // torus: positions along each axis
+    /// The leaf positions of a torus or dragonfly; 0 for the other fabrics, which take any number.
+    long long positions() const;
 };
 
 struct ClusterSpec {
@@ -49,10 +63,13 @@ struct ClusterSpec {
     int gpus_per_node = 1;
     GpuPreset gpu;
     LinkSpec intra_node;
-    LinkSpec nic;
+    LinkSpec nic;           // each of a node's NICs
+    int nics_per_node = 1;  // divides gpus_per_node
     FabricSpec fabric;
     NetworkModel network_model = NetworkModel::ideal;
     int gpus() const { return nodes * gpus_per_node; }
+    /// The NIC GPU `local` of a node sends and receives through: consecutive GPUs share one.
+    int nic_of_gpu(int local) const { return local * nics_per_node / gpus_per_node; }
 };
 
 /// One layer's work on one GPU in one iteration, with the per-GPU batch applied.
@@ -128,6 +145,9 @@ struct Scenario {
 Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& overrides = {});
 Scenario load_scenario_text(const std::string& text, const std::string& file_label,
                             const std::vector<std::string>& overrides = {});
+
+/// The leaves a fabric connects: the GPU nodes, then one node per dedicated parameter server.
+int fabric_leaves(const Scenario& scenario);
 
 std::string fnv1a_hex(const std::string& text);
 

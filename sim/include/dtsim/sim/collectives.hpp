@@ -5,6 +5,8 @@
 // Fidelity `step` sends every message of the algorithm. Fidelity `flow` sends, per phase, one aggregate
 // flow per rank carrying the phase's bytes, and waits the remaining per-step latencies explicitly, so
 // that a phase of s steps of c bytes takes s·L + s·c/B like its step form when links are not shared.
+// Only ring passes have a flow form: the tree, halving-doubling and direct algorithms change partners
+// from step to step, so they send every message in both fidelities.
 #include <vector>
 
 #include "dtsim/sim/simulation_context.hpp"
@@ -27,8 +29,44 @@ struct Ring {
 /// (a reduce-scatter or an all-gather when steps = size - 1).
 void ring_pass(SimulationContext& ctx, int actor_slot, const Ring& ring, double chunk_bytes, int steps);
 
+/// Ring reduce-scatter of `bytes`: n-1 steps of bytes/n, after which each rank holds its reduced share.
+void ring_reduce_scatter(SimulationContext& ctx, int actor_slot, const Ring& ring, double bytes);
+
+/// Ring all-gather of `bytes` in all (bytes/n from each rank): n-1 steps of bytes/n.
+void ring_allgather(SimulationContext& ctx, int actor_slot, const Ring& ring, double bytes);
+
 /// Ring all-reduce of `bytes`: reduce-scatter then all-gather, 2(n-1) steps of bytes/n.
 void ring_allreduce(SimulationContext& ctx, int actor_slot, const Ring& ring, double bytes);
+
+/// A position's links in a tree over the positions of a group: its parent (-1 at the root) and children.
+struct TreeLinks {
+    int parent = -1;
+    std::vector<int> children;
+};
+
+/// Links of `position` in tree `which` (0 or 1) of NCCL's double binary tree over `count` positions.
+/// Tree 0 is NCCL's binary tree: rooted at 0, whose one child is the largest power of two below
+/// `count`, with the odd positions as leaves. Tree 1 mirrors it (even count) or shifts it by one (odd
+/// count), so that a leaf of one tree is an interior node of the other.
+TreeLinks double_binary_tree(int count, int position, int which);
+
+/// Double binary tree all-reduce of `bytes` (NCCL's tree algorithm without its chunk pipelining): half
+/// of the data goes through each tree, both at once. In a tree a rank receives its children's halves at
+/// once, sends the sum to its parent, receives the result from its parent and sends it to its children
+/// at once; each message is a whole half. Both fidelities send every message (at most six per rank).
+void tree_allreduce(SimulationContext& ctx, int actor_slot, const Ring& group, double bytes);
+
+/// Rabenseifner's all-reduce: recursive-halving reduce-scatter (exchange half of the data still held
+/// with the partner at distance 1, 2, 4 ...), then recursive-doubling all-gather (the same partners in
+/// reverse). When n is not a power of two, MPICH's fold: of the first 2r positions (r = n minus the
+/// largest power of two below it) each even one hands its whole vector to the next and gets the result
+/// back at the end. Both fidelities send every message (2 log2 n per rank).
+void halving_doubling_allreduce(SimulationContext& ctx, int actor_slot, const Ring& group, double bytes);
+
+/// Direct all-reduce: every rank sends bytes/n to every other at once (a reduce-scatter: each reduces
+/// the share it owns), then its reduced share to every other at once (an all-gather). Both fidelities
+/// send every message: n(n-1) per phase, for groups of up to a few hundred ranks.
+void direct_allreduce(SimulationContext& ctx, int actor_slot, const Ring& group, double bytes);
 
 /// Hierarchical all-reduce for multi-GPU nodes: intra-node reduce-scatter, inter-node ring all-reduce
 /// of each GPU's shard among the GPUs with the same local index, intra-node all-gather.
@@ -41,6 +79,5 @@ void binomial_broadcast(SimulationContext& ctx, int actor_slot, const Ring& grou
 /// All-to-all where each rank sends `bytes` in all, bytes/n to each peer, in n-1 pairwise exchange steps
 /// (step s: send to position + s, receive from position - s).
 void pairwise_alltoall(SimulationContext& ctx, int actor_slot, const Ring& group, double bytes);
-
 
 }  // namespace dtsim::sim

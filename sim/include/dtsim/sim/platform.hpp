@@ -1,6 +1,7 @@
 #pragma once
 // Builds the SimGrid platform of a scenario programmatically: one host per GPU, per-GPU intra-node
-// links, one NIC per node, a star or fat-tree fabric, and dedicated parameter-server hosts.
+// links, one or more NICs per node, a star, fat-tree, rail-optimized, dragonfly or torus fabric, and
+// dedicated parameter-server hosts.
 #include <simgrid/s4u/Host.hpp>
 
 #include <vector>

@@ -41,8 +41,10 @@ public:
     ActorState& state(int slot) { return states_[static_cast<size_t>(slot)]; }
     const std::vector<ActorState>& states() const { return states_; }
 
-    /// The point-to-point mailbox from one rank to another.
-    simgrid::s4u::Mailbox* link_mailbox(int from, int to);
+    /// The point-to-point mailbox from one rank to another. A collective that runs several message
+    /// streams between the same ranks at once (the two trees of a double binary tree) keeps them
+    /// apart with `channel`, so that a receive never matches another stream's message.
+    simgrid::s4u::Mailbox* link_mailbox(int from, int to, int channel = 0);
     /// One-way route latency from one rank's host to another's, with the model's latency factor.
     double route_latency_s(int from, int to);
     /// Per-message software and protocol overhead between two ranks from the scenario's profile (else 0).

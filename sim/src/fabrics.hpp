@@ -1,0 +1,14 @@
+#pragma once
+// Internal to the platform builder: one builder per fabric topology. Each builds the whole platform under
+// a root zone of its own and records the hosts in `platform` (docs/scenario.md describes the models).
+#include "dtsim/sim/platform.hpp"
+
+namespace dtsim::sim {
+
+void build_star(const Scenario& scenario, Platform& platform);
+void build_fat_tree(const Scenario& scenario, Platform& platform);
+void build_dragonfly(const Scenario& scenario, Platform& platform);
+void build_torus(const Scenario& scenario, Platform& platform);
+void build_rail_optimized(const Scenario& scenario, Platform& platform);
+
+}  // namespace dtsim::sim

@@ -1,0 +1,124 @@
+#include "platform_leaves.hpp"
+
+namespace dtsim::sim {
+namespace sg4 = simgrid::s4u;
+using Direction = sg4::LinkInRoute::Direction;
+
+namespace {
+
+std::string leaf_name(const Scenario& scenario, int leaf) {
+    const int nodes = scenario.cluster.nodes;
+    return leaf < nodes ? "node-" + std::to_string(leaf) : "server-" + std::to_string(leaf - nodes);
+}
+
+}  // namespace
+
+double nic_link_latency_s(const ClusterSpec& cluster) {
+    switch (cluster.fabric.topology) {
+        case Topology::star: return cluster.nic.latency_s / 2;
+        case Topology::rail_optimized: return cluster.nic.latency_s / (cluster.nics_per_node > 1 ? 4 : 2);
+        default: return 0;
+    }
+}
+
+sg4::Link* duplex_link(sg4::NetZone* zone, const std::string& name, double bytes_per_second, double latency_s) {
+    return zone->create_split_duplex_link(name, bytes_per_second)->set_latency(latency_s)->seal();
+}
+
+bool nics_inside_leaves(const ClusterSpec& cluster) {
+    switch (cluster.fabric.topology) {
+        case Topology::star:
+        case Topology::torus: return true;
+        case Topology::fat_tree:
+        case Topology::dragonfly: return cluster.nics_per_node > 1;
+        case Topology::rail_optimized: return false;
+    }
+    return false;
+}
+
+double fabric_bytes_per_second(const ClusterSpec& cluster) {
+    return cluster.nics_per_node * cluster.nic.effective_bytes_per_second();
+}
+
+LinkPool::LinkPool(sg4::NetZone* root, const Scenario& scenario) : gpus_per_node_(scenario.cluster.gpus_per_node) {
+    const auto& cluster = scenario.cluster;
+    const int leaves = fabric_leaves(scenario);
+    for (int leaf = 0; leaf < leaves; ++leaf)
+        local_.push_back(root->create_link("local-" + std::to_string(leaf), kUnboundedBytesPerSecond)
+                             ->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE)
+                             ->seal());
+    const auto& intra = cluster.intra_node;
+    if (cluster.gpus_per_node > 1)
+        for (int n = 0; n < cluster.nodes; ++n)
+            for (int g = 0; g < cluster.gpus_per_node; ++g)
+                // Each GPU's link carries half the one-way GPU-to-GPU latency: a route crosses two of them.
+                intra_.push_back(duplex_link(root, "nvlink-" + std::to_string(n) + "-" + std::to_string(g),
+                                             intra.effective_bytes_per_second(), intra.latency_s / 2));
+    nics_.resize(static_cast<size_t>(leaves));
+    if (!nics_inside_leaves(cluster) && cluster.fabric.topology != Topology::rail_optimized) return;
+    for (int leaf = 0; leaf < leaves; ++leaf) {
+        const int count = leaf < cluster.nodes ? cluster.nics_per_node : 1;
+        for (int k = 0; k < count; ++k)
+            nics_[static_cast<size_t>(leaf)].push_back(
+                duplex_link(root, "nic-" + std::to_string(leaf) + "-" + std::to_string(k),
+                            cluster.nic.effective_bytes_per_second(), nic_link_latency_s(cluster)));
+    }
+}
+
+LeafBuilder::LeafBuilder(const Scenario& scenario, const LinkPool& links, Platform& platform)
+    : scenario_(scenario), links_(links), platform_(platform) {}
+
+LeafZone LeafBuilder::leaf_zone(sg4::NetZone* parent, int leaf) const {
+    const bool gpu_node = leaf < scenario_.cluster.nodes;
+    return build(parent, leaf_name(scenario_, leaf), leaf, 0, gpu_node ? scenario_.cluster.gpus_per_node : 1, false);
+}
+
+LeafZone LeafBuilder::nic_zone(sg4::NetZone* parent, int leaf, int nic) const {
+    if (leaf >= scenario_.cluster.nodes) return leaf_zone(parent, leaf);
+    const int per_nic = scenario_.cluster.gpus_per_node / scenario_.cluster.nics_per_node;
+    return build(parent, leaf_name(scenario_, leaf) + "-nic-" + std::to_string(nic), leaf, nic * per_nic, per_nic,
+                 scenario_.cluster.nics_per_node > 1);
+}
+
+sg4::LinkInRoute LeafBuilder::to_gateway(int leaf, int local) const {
+    if (!nics_inside_leaves(scenario_.cluster)) return sg4::LinkInRoute(links_.local(leaf));
+    const int nic = leaf < scenario_.cluster.nodes ? scenario_.cluster.nic_of_gpu(local) : 0;
+    return {links_.nic(leaf, nic), Direction::UP};
+}
+
+// Hosts [first, first + count) of a leaf as one full zone. GPUs reach each other through their own
+// intra-node links (NVLink/NVSwitch-like) and the gateway without crossing them (GPUDirect over PCIe is
+// not the bottleneck modelled here); the optional NVSwitch router is reached over them.
+LeafZone LeafBuilder::build(sg4::NetZone* parent, const std::string& name, int leaf, int first, int count,
+                            bool nvswitch) const {
+    auto* zone = sg4::create_full_zone(name);
+    zone->set_parent(parent);
+    const LeafZone made{zone->get_netpoint(), zone->create_router("port-" + name),
+                        nvswitch ? zone->create_router("nvswitch-" + name) : nullptr};
+    const bool gpu_node = leaf < scenario_.cluster.nodes;
+    const int first_rank = gpu_node ? leaf * scenario_.cluster.gpus_per_node + first : 0;
+    std::vector<NetPoint*> hosts;
+    for (int h = 0; h < count; ++h) {
+        const auto host_name = "host-" + leaf_name(scenario_, leaf) + "-" + std::to_string(first + h);
+        auto* host = zone->create_host(host_name, kHostSpeed);
+        auto& slot = gpu_node ? platform_.gpu_hosts[static_cast<size_t>(first_rank + h)]
+                              : platform_.server_hosts[static_cast<size_t>(leaf - scenario_.cluster.nodes)];
+        slot = host;
+        hosts.push_back(host->get_netpoint());
+    }
+    auto intra = [&](int h, Direction direction) { return sg4::LinkInRoute(links_.intra(leaf, first + h), direction); };
+    for (int a = 0; a < count; ++a) {
+        auto* from = hosts[static_cast<size_t>(a)];
+        zone->add_route(from, from, nullptr, nullptr, {sg4::LinkInRoute(links_.local(leaf))}, false);
+        zone->add_route(from, made.gateway, nullptr, nullptr, {to_gateway(leaf, first + a)}, true);
+        if (made.nvswitch) zone->add_route(from, made.nvswitch, nullptr, nullptr, {intra(a, Direction::UP)}, true);
+        for (int b = 0; b < count; ++b)
+            if (a != b)
+                zone->add_route(from, hosts[static_cast<size_t>(b)], nullptr, nullptr,
+                                {intra(a, Direction::UP), intra(b, Direction::DOWN)}, false);
+    }
+    zone->seal();
+    return made;
+}
+
+}  // namespace dtsim::sim
