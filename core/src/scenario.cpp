@@ -25,6 +25,10 @@ std::string to_string(AllReduceAlgorithm value) {
 std::string to_string(ServerPlacement value) {
     return value == ServerPlacement::dedicated ? "dedicated" : "colocated";
 }
+std::string to_string(SyncMode value) {
+    return value == SyncMode::sync ? "sync" : value == SyncMode::async ? "async" : "ssp";
+}
+std::string to_string(Sharding value) { return value == Sharding::by_size ? "by-size" : "round-robin"; }
 
 double ModelSpec::gradient_bytes() const { return sum_over(layers, &LayerWork::gradient_bytes); }
 double ModelSpec::forward_s() const { return sum_over(layers, &LayerWork::forward_s); }
@@ -199,13 +203,26 @@ StrategySpec read_strategy(const ConfigNode& training, const ClusterSpec& cluste
             strategy.algorithm = node.choice("algorithm", {"ring", "hierarchical"}) == "ring" ? AllReduceAlgorithm::ring
                                                                                           : AllReduceAlgorithm::hierarchical;
     } else {
-        node.require_map_with_keys({"kind", "servers", "placement", "sync", "bucket", "overlap", "aggregation_bandwidth"});
+        node.require_map_with_keys(
+            {"kind", "servers", "placement", "sync", "staleness", "sharding", "bucket", "overlap", "aggregation_bandwidth"});
         strategy.kind = StrategyKind::parameter_server;
         strategy.servers = static_cast<int>(node.has("servers") ? node.integer("servers", 1, 4096) : 1);
         if (node.has("placement"))
             strategy.placement = node.choice("placement", {"dedicated", "colocated"}) == "dedicated" ? ServerPlacement::dedicated
                                                                                                      : ServerPlacement::colocated;
-        if (node.has("sync")) node.choice("sync", {"sync"});
+        if (node.has("sync")) {
+            const auto mode = node.choice("sync", {"sync", "async", "ssp"});
+            strategy.sync = mode == "sync" ? SyncMode::sync : mode == "async" ? SyncMode::async : SyncMode::ssp;
+        }
+        if (strategy.sync == SyncMode::ssp && !node.has("staleness"))
+            node.fail("staleness", "is missing; sync: ssp needs a staleness bound, such as staleness: 2");
+        if (node.has("staleness")) {
+            if (strategy.sync != SyncMode::ssp) node.fail("staleness", "applies only to sync: ssp");
+            strategy.staleness = static_cast<int>(node.integer("staleness", 0, 1000000));
+        }
+        if (node.has("sharding"))
+            strategy.sharding = node.choice("sharding", {"by-size", "round-robin"}) == "by-size" ? Sharding::by_size
+                                                                                              : Sharding::round_robin;
         if (node.has("aggregation_bandwidth")) {
             if (node.yaml()["aggregation_bandwidth"].IsScalar() && node.yaml()["aggregation_bandwidth"].Scalar() == "unlimited")
                 strategy.aggregation_bytes_per_second.reset();

@@ -18,7 +18,8 @@ enum class Fidelity { step, flow };
 enum class StrategyKind { allreduce, parameter_server };
 enum class AllReduceAlgorithm { ring, hierarchical };
 enum class ServerPlacement { dedicated, colocated };
-enum class SyncMode { sync };
+enum class SyncMode { sync, async, ssp };
+enum class Sharding { by_size, round_robin };
 
 std::string to_string(Topology value);
 std::string to_string(NetworkModel value);
@@ -26,6 +27,8 @@ std::string to_string(Fidelity value);
 std::string to_string(StrategyKind value);
 std::string to_string(AllReduceAlgorithm value);
 std::string to_string(ServerPlacement value);
+std::string to_string(SyncMode value);
+std::string to_string(Sharding value);
 
 struct LinkSpec {
     std::string preset;           // empty when given directly; "profile:NAME" when calibrated
@@ -81,6 +84,9 @@ struct StrategySpec {
     int servers = 1;
     ServerPlacement placement = ServerPlacement::dedicated;
     SyncMode sync = SyncMode::sync;
+    int staleness = 0;                         // ssp: how many iterations a worker may run ahead of the slowest
+    Sharding sharding = Sharding::by_size;     // by-size: every bucket split over all servers; round-robin: whole
+                                               // buckets, bucket k on server k mod P
     std::optional<double> aggregation_bytes_per_second;  // nullopt: aggregation is free
 };
 
