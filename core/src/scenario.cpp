@@ -245,11 +245,12 @@ StrategySpec read_strategy(const ConfigNode& training, const ClusterSpec& cluste
 
 TrainingSpec read_training(const ConfigNode& doc, const ClusterSpec& cluster) {
     auto node = doc.child("training");
-    node.require_map_with_keys({"iterations", "strategy", "fidelity"});
+    node.require_map_with_keys({"iterations", "strategy", "fidelity", "stragglers"});
     TrainingSpec training;
     if (node.has("iterations")) training.iterations = static_cast<int>(node.integer("iterations", 1, 1000000));
     training.strategy = read_strategy(node, cluster);
     if (node.has("fidelity")) training.fidelity = node.choice("fidelity", {"step", "flow"}) == "step" ? Fidelity::step : Fidelity::flow;
+    if (node.has("stragglers")) training.stragglers = read_stragglers(node.child("stragglers"), cluster);
     return training;
 }
 

@@ -9,6 +9,7 @@
 #include "dtsim/hardware.hpp"
 #include "dtsim/precision.hpp"
 #include "dtsim/profile.hpp"
+#include "dtsim/straggler_spec.hpp"
 
 namespace dtsim {
 
@@ -94,6 +95,7 @@ struct TrainingSpec {
     int iterations = 10;
     StrategySpec strategy;
     Fidelity fidelity = Fidelity::step;
+    StragglerSpec stragglers;
 };
 
 /// Deliberate faults for testing the simulator itself.
