@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "dtsim/compression_spec.hpp"
 #include "dtsim/hardware.hpp"
 #include "dtsim/precision.hpp"
 #include "dtsim/profile.hpp"
@@ -72,6 +73,8 @@ struct ModelSpec {
     Precision precision = Precision::fp32;
     int batch_per_gpu = 1;
     std::vector<LayerWork> layers;  // forward order
+    double flops_per_second = 0;         // achieved compute and memory rates of one GPU, for work the model
+    double memory_bytes_per_second = 0;  // adds (gradient compression): the profile's, else the preset's
     double gradient_bytes() const;
     double forward_s() const;
     double backward_s() const;
@@ -96,6 +99,7 @@ struct TrainingSpec {
     StrategySpec strategy;
     Fidelity fidelity = Fidelity::step;
     StragglerSpec stragglers;
+    CompressionSpec compression;
 };
 
 /// Deliberate faults for testing the simulator itself.
