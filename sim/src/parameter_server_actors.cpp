@@ -327,7 +327,9 @@ void server_sender_actor(SimulationContext* ctx, std::shared_ptr<ParameterServer
             in_flight.push_back({ps->pull_mailbox(server, e)->put_async(&g_token, static_cast<uint64_t>(bytes)), reply.iteration,
                                  reply.bucket, bytes});
         }
-        record_finished(false);
+        // A synchronous round's update goes to every worker at once; the next round's waits for it, which
+        // keeps the flows in flight (and SimGrid's cost) down. Async replies overlap.
+        record_finished(reply.endpoint < 0);
     }
     state.waiting_for = "its parameter sends to complete";
     record_finished(true);
