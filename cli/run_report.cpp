@@ -22,6 +22,16 @@ void print_run_summary_table(std::ostream& out, const RunSummary& s, const std::
     table.add_row({"communication per iteration", format_seconds(s.comm_time_s)});
     table.add_row({"exposed communication", format_seconds(s.exposed_comm_time_s)});
     table.add_row({"communication share", percent(s.comm_share)});
+    table.add_row({"waiting per iteration", format_seconds(s.wait_time_s)});
+    table.add_row({"wait share", percent(s.wait_share)});
+    // Rows that only mean something for some strategies appear when they do.
+    if (s.worker_samples_per_s_max > s.worker_samples_per_s_min * (1 + 1e-9))
+        table.add_row({"worker throughput, slowest - fastest",
+                       fixed(s.worker_samples_per_s_min, 1) + " - " + fixed(s.worker_samples_per_s_max, 1) + " samples/s"});
+    if (s.staleness_max > 0)
+        table.add_row({"staleness mean / p50 / p99 / max", fixed(s.staleness_mean, 2) + " / " + fixed(s.staleness_p50, 0) + " / " +
+                                                              fixed(s.staleness_p99, 0) + " / " + fixed(s.staleness_max, 0)});
+    if (s.server_link_utilisation > 0) table.add_row({"server link utilisation", percent(s.server_link_utilisation)});
     table.print(out, indent);
 }
 

@@ -9,10 +9,11 @@ out="$root/bench/results/sim-scale.md"
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 
-measure() {  # fidelity gpus -> "wall_s rss_mb iteration_s"
+measure() {  # fidelity gpus [--set ...] -> "wall_s rss_mb iteration_s"
   local fidelity=$1 gpus=$2
+  shift 2
   /usr/bin/time -f "%e %M" -o "$scratch/time" "$dtsim" simulate "$here/scenario.yaml" --quiet \
-    --set cluster.nodes=$((gpus / 8)) --set training.fidelity="$fidelity" --json "$scratch/run.json"
+    --set cluster.nodes=$((gpus / 8)) --set training.fidelity="$fidelity" --json "$scratch/run.json" "$@"
   read -r wall rss_kb < "$scratch/time"
   iteration=$(sed -n 's/.*"iteration_time_s": \([0-9.e-]*\).*/\1/p' "$scratch/run.json")
   echo "$wall $((rss_kb / 1024)) $iteration"
@@ -40,4 +41,14 @@ measure() {  # fidelity gpus -> "wall_s rss_mb iteration_s"
     read -r wall rss iteration < <(measure step $gpus)
     echo "| step | $gpus | $wall | $rss | $iteration |"
   done
+  echo
+  echo "Strategy breadth (flow fidelity; targets: each <= 5 s):"
+  echo
+  echo "| run | GPUs | wall time (s) | peak RSS (MB) | simulated iteration (s) |"
+  echo "|---|---:|---:|---:|---:|"
+  read -r wall rss iteration < <(measure flow 1024 --set 'training.strategy={kind: parameter-server, servers: 32, sync: async}' \
+    --set training.iterations=20)
+  echo "| async parameter server, 32 dedicated servers, 20 iterations | 1024 | $wall | $rss | $iteration |"
+  read -r wall rss iteration < <(measure flow 4096 --set 'training.compression={kind: topk, ratio: 0.01}')
+  echo "| ring all-reduce with top-k compression (1 %), all-gathered | 4096 | $wall | $rss | $iteration |"
 } | tee "$out"

@@ -17,7 +17,16 @@ nlohmann::ordered_json summary_to_json(const RunSummary& s) {
     j["comm_time_s"] = s.comm_time_s;
     j["exposed_comm_time_s"] = s.exposed_comm_time_s;
     j["comm_share"] = s.comm_share;
+    j["wait_time_s"] = s.wait_time_s;
+    j["wait_share"] = s.wait_share;
     j["gradient_bytes"] = s.gradient_bytes;
+    j["worker_samples_per_s_min"] = s.worker_samples_per_s_min;
+    j["worker_samples_per_s_max"] = s.worker_samples_per_s_max;
+    j["staleness_mean"] = s.staleness_mean;
+    j["staleness_p50"] = s.staleness_p50;
+    j["staleness_p99"] = s.staleness_p99;
+    j["staleness_max"] = s.staleness_max;
+    j["server_link_utilisation"] = s.server_link_utilisation;
     return j;
 }
 
@@ -37,6 +46,16 @@ RunSummary summary_from_json(const nlohmann::json& j) {
     s.exposed_comm_time_s = j.at("exposed_comm_time_s").get<double>();
     s.comm_share = j.value("comm_share", 0.0);
     s.gradient_bytes = j.value("gradient_bytes", 0.0);
+    // Absent in runs stored before these fields existed.
+    s.wait_time_s = j.value("wait_time_s", 0.0);
+    s.wait_share = j.value("wait_share", 0.0);
+    s.worker_samples_per_s_min = j.value("worker_samples_per_s_min", 0.0);
+    s.worker_samples_per_s_max = j.value("worker_samples_per_s_max", 0.0);
+    s.staleness_mean = j.value("staleness_mean", 0.0);
+    s.staleness_p50 = j.value("staleness_p50", 0.0);
+    s.staleness_p99 = j.value("staleness_p99", 0.0);
+    s.staleness_max = j.value("staleness_max", 0.0);
+    s.server_link_utilisation = j.value("server_link_utilisation", 0.0);
     return s;
 }
 

@@ -34,6 +34,10 @@ std::string to_string(AllReduceAlgorithm value) {
 std::string to_string(ServerPlacement value) {
     return value == ServerPlacement::dedicated ? "dedicated" : "colocated";
 }
+std::string to_string(SyncMode value) {
+    return value == SyncMode::sync ? "sync" : value == SyncMode::async ? "async" : "ssp";
+}
+std::string to_string(Sharding value) { return value == Sharding::by_size ? "by-size" : "round-robin"; }
 
 double ModelSpec::gradient_bytes() const { return sum_over(layers, &LayerWork::gradient_bytes); }
 double ModelSpec::forward_s() const { return sum_over(layers, &LayerWork::forward_s); }
@@ -291,8 +295,10 @@ ModelSpec read_model(const ConfigNode& doc, const GpuPreset& gpu, const Profile*
         node.require_map_with_keys({"zoo", "batch_per_gpu", "precision", "single_gpu_step_time", "efficiency"});
         auto entry = load_zoo_model(node.text("zoo"), node.where("zoo"));
         model.name = entry.name;
-        model.layers = layer_times(entry, model.batch_per_gpu, model.precision,
-                                   read_compute_rates(node, model.precision, gpu, profile));
+        const auto rates = read_compute_rates(node, model.precision, gpu, profile);
+        model.layers = layer_times(entry, model.batch_per_gpu, model.precision, rates);
+        model.flops_per_second = rates.flops_per_second;
+        model.memory_bytes_per_second = rates.memory_bytes_per_second;
         if (node.has("single_gpu_step_time")) {
             const double step = node.seconds("single_gpu_step_time");
             if (step <= 0) node.fail("single_gpu_step_time", "must be positive");
@@ -301,6 +307,10 @@ ModelSpec read_model(const ConfigNode& doc, const GpuPreset& gpu, const Profile*
     } else {
         node.require_map_with_keys({"gradient_bytes", "forward_time", "backward_time", "batch_per_gpu", "precision", "layers"});
         model.name = "direct";
+        // Times are given; extra work (compression) runs at the GPU preset's achieved rates.
+        if (const auto peak = gpu.peak_flops_per_second.find(model.precision); peak != gpu.peak_flops_per_second.end())
+            model.flops_per_second = peak->second * gpu.gemm_efficiency;
+        model.memory_bytes_per_second = gpu.memory_bytes_per_second * gpu.memory_efficiency;
         const double gradient = node.bytes("gradient_bytes");
         const double forward = node.seconds("forward_time");
         const double backward = node.seconds("backward_time");
@@ -326,13 +336,26 @@ StrategySpec read_strategy(const ConfigNode& training, const ClusterSpec& cluste
                 std::find(kAllReduceAlgorithms.begin(), kAllReduceAlgorithms.end(), name) - kAllReduceAlgorithms.begin());
         }
     } else {
-        node.require_map_with_keys({"kind", "servers", "placement", "sync", "bucket", "overlap", "aggregation_bandwidth"});
+        node.require_map_with_keys(
+            {"kind", "servers", "placement", "sync", "staleness", "sharding", "bucket", "overlap", "aggregation_bandwidth"});
         strategy.kind = StrategyKind::parameter_server;
         strategy.servers = static_cast<int>(node.has("servers") ? node.integer("servers", 1, 4096) : 1);
         if (node.has("placement"))
             strategy.placement = node.choice("placement", {"dedicated", "colocated"}) == "dedicated" ? ServerPlacement::dedicated
                                                                                                      : ServerPlacement::colocated;
-        if (node.has("sync")) node.choice("sync", {"sync"});
+        if (node.has("sync")) {
+            const auto mode = node.choice("sync", {"sync", "async", "ssp"});
+            strategy.sync = mode == "sync" ? SyncMode::sync : mode == "async" ? SyncMode::async : SyncMode::ssp;
+        }
+        if (strategy.sync == SyncMode::ssp && !node.has("staleness"))
+            node.fail("staleness", "is missing; sync: ssp needs a staleness bound, such as staleness: 2");
+        if (node.has("staleness")) {
+            if (strategy.sync != SyncMode::ssp) node.fail("staleness", "applies only to sync: ssp");
+            strategy.staleness = static_cast<int>(node.integer("staleness", 0, 1000000));
+        }
+        if (node.has("sharding"))
+            strategy.sharding = node.choice("sharding", {"by-size", "round-robin"}) == "by-size" ? Sharding::by_size
+                                                                                              : Sharding::round_robin;
         if (node.has("aggregation_bandwidth")) {
             if (node.yaml()["aggregation_bandwidth"].IsScalar() && node.yaml()["aggregation_bandwidth"].Scalar() == "unlimited")
                 strategy.aggregation_bytes_per_second.reset();
@@ -353,13 +376,15 @@ StrategySpec read_strategy(const ConfigNode& training, const ClusterSpec& cluste
     return strategy;
 }
 
-TrainingSpec read_training(const ConfigNode& doc, const ClusterSpec& cluster) {
+TrainingSpec read_training(const ConfigNode& doc, const ClusterSpec& cluster, Precision precision) {
     auto node = doc.child("training");
-    node.require_map_with_keys({"iterations", "strategy", "fidelity"});
+    node.require_map_with_keys({"iterations", "strategy", "fidelity", "stragglers", "compression"});
     TrainingSpec training;
     if (node.has("iterations")) training.iterations = static_cast<int>(node.integer("iterations", 1, 1000000));
     training.strategy = read_strategy(node, cluster);
     if (node.has("fidelity")) training.fidelity = node.choice("fidelity", {"step", "flow"}) == "step" ? Fidelity::step : Fidelity::flow;
+    if (node.has("stragglers")) training.stragglers = read_stragglers(node.child("stragglers"), cluster);
+    if (node.has("compression")) training.compression = read_compression(node.child("compression"), precision);
     return training;
 }
 
@@ -450,7 +475,7 @@ Scenario build_scenario(YAML::Node root, std::shared_ptr<DocumentSource> source,
     const Profile* profile_ptr = profile ? &*profile : nullptr;
     scenario.cluster = read_cluster(doc, profile_ptr);
     scenario.model = read_model(doc, scenario.cluster.gpu, profile_ptr);
-    scenario.training = read_training(doc, scenario.cluster);
+    scenario.training = read_training(doc, scenario.cluster, scenario.model.precision);
     check_fabric_positions(doc, scenario);
     if (doc.has("seed")) scenario.seed = static_cast<std::uint64_t>(doc.integer("seed", 0, (1LL << 62)));
     scenario.sweep = read_sweep(doc);

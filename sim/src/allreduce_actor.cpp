@@ -3,6 +3,7 @@
 
 #include "dtsim/sim/actors.hpp"
 #include "dtsim/sim/collectives.hpp"
+#include "dtsim/sim/compression.hpp"
 #include "dtsim/sim/compute_schedule.hpp"
 
 namespace dtsim::sim {
@@ -20,6 +21,15 @@ void allreduce(SimulationContext& ctx, int slot, const Ring& all, double bytes) 
     }
 }
 
+// Compression kernels run between a bucket's readiness and its communication, delaying it: recorded on
+// the compute lane, taken on the communication actor's time.
+void compute_on_comm_stream(SimulationContext& ctx, int rank, const char* name, int iteration, int index, double seconds) {
+    if (seconds <= 0) return;
+    const double start = sg4::Engine::get_clock();
+    sg4::this_actor::sleep_for(seconds);
+    ctx.record(rank, Lane::compute, name, iteration, index, start);
+}
+
 // One rank of synchronous data-parallel training: gradient buckets are all-reduced one at a time, in
 // the order backward produces them, each as soon as it is ready (a single communication stream).
 void allreduce_rank(SimulationContext* ctx, int rank, int slot) {
@@ -31,10 +41,23 @@ void allreduce_rank(SimulationContext* ctx, int rank, int slot) {
         for (size_t k = 0; k < ctx->plan.buckets.size(); ++k) {
             state.bucket = static_cast<int>(k);
             wait_until(compute.bucket_ready_s[k]);
-            const double bytes = ctx->plan.buckets[k].bytes;
-            const double start = sg4::Engine::get_clock();
-            allreduce(*ctx, slot, ring, bytes);
-            ctx->record(rank, Lane::comm, "allreduce", it, static_cast<int>(k), start, bytes);
+            const auto bucket = compress_bucket(ctx->scenario, ctx->plan.buckets[k].bytes);
+            const int index = static_cast<int>(k);
+            compute_on_comm_stream(*ctx, rank, "encode", it, index, bucket.encode_s);
+            double start = sg4::Engine::get_clock();
+            if (bucket.sparse) {  // top-k pairs cannot be summed in place: every rank gathers everyone's
+                ring_pass(*ctx, slot, ring, bucket.first_bytes, ctx->workers - 1);
+                ctx->record(rank, Lane::comm, "allgather", it, index, start, bucket.first_bytes);
+            } else {
+                allreduce(*ctx, slot, ring, bucket.first_bytes);
+                ctx->record(rank, Lane::comm, "allreduce", it, index, start, bucket.first_bytes);
+            }
+            if (bucket.second_bytes > 0) {  // PowerSGD's second factor
+                start = sg4::Engine::get_clock();
+                allreduce(*ctx, slot, ring, bucket.second_bytes);
+                ctx->record(rank, Lane::comm, "allreduce", it, index, start, bucket.second_bytes);
+            }
+            compute_on_comm_stream(*ctx, rank, "decode", it, index, bucket.decode_s);
         }
         wait_until(compute.compute_end_s);
         ctx->recorder.iteration_done(rank, it, sg4::Engine::get_clock());

@@ -3,23 +3,27 @@
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
 
+#include "dtsim/sim/straggler_model.hpp"
+
 namespace dtsim::sim {
 namespace sg4 = simgrid::s4u;
 
 IterationCompute schedule_compute(SimulationContext& ctx, int rank, int iteration, double start_s) {
     const auto& buckets = ctx.plan.buckets;
+    const auto effect = compute_effect(ctx.scenario, rank, iteration);
     IterationCompute result;
     double t = start_s;
     auto span = [&](const char* name, int index, double duration) {
         if (duration > 0) ctx.recorder.add(Span{rank, Lane::compute, name, iteration, index, t, t + duration, 0});
         t += duration;
     };
-    span("forward", 0, ctx.scenario.model.forward_s());
+    span("pause", 0, effect.pause_s);
+    span("forward", 0, ctx.scenario.model.forward_s() * effect.factor + effect.extra_s);
     for (size_t k = 0; k < buckets.size(); ++k) {
-        span("backward", static_cast<int>(k), buckets[k].backward_s);
+        span("backward", static_cast<int>(k), buckets[k].backward_s * effect.factor);
         result.bucket_ready_s.push_back(t);
     }
-    span("backward", static_cast<int>(buckets.size()), ctx.plan.trailing_backward_s);
+    span("backward", static_cast<int>(buckets.size()), ctx.plan.trailing_backward_s * effect.factor);
     result.compute_end_s = t;
     if (!ctx.scenario.training.strategy.overlap)
         for (auto& ready : result.bucket_ready_s) ready = t;

@@ -1,13 +1,62 @@
 #include "dtsim/sim/metrics.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <numeric>
 
 namespace dtsim::sim {
+namespace {
+
+// The value below which `fraction` of the sorted values lie (nearest rank).
+double percentile(const std::vector<double>& sorted, double fraction) {
+    const auto rank = static_cast<size_t>(std::ceil(fraction * static_cast<double>(sorted.size())));
+    return sorted[std::min(sorted.size() - 1, rank == 0 ? 0 : rank - 1)];
+}
+
+void add_staleness(RunSummary& s, std::vector<double> gaps) {
+    if (gaps.empty()) return;
+    std::sort(gaps.begin(), gaps.end());
+    s.staleness_mean = std::accumulate(gaps.begin(), gaps.end(), 0.0) / static_cast<double>(gaps.size());
+    s.staleness_p50 = percentile(gaps, 0.50);
+    s.staleness_p99 = percentile(gaps, 0.99);
+    s.staleness_max = gaps.back();
+}
+
+// Each worker's own rate over the iterations after its first.
+std::vector<double> worker_rates(const std::vector<std::vector<double>>& ends, int batch) {
+    std::vector<double> rates;
+    for (const auto& mine : ends) {
+        if (mine.empty()) continue;
+        const double span = mine.size() > 1 ? mine.back() - mine.front() : mine.back();
+        const double counted = mine.size() > 1 ? static_cast<double>(mine.size() - 1) : 1.0;
+        rates.push_back(span > 0 ? counted * batch / span : 0);
+    }
+    return rates;
+}
+
+// Busiest direction of each server's NIC over the measured iterations, against the NIC's capacity.
+double server_link_utilisation(const Scenario& scenario, const std::vector<Span>& spans, int first_measured, double seconds) {
+    const auto& strategy = scenario.training.strategy;
+    if (strategy.kind != StrategyKind::parameter_server || seconds <= 0) return 0;
+    const int workers = scenario.cluster.gpus();
+    std::vector<double> in(static_cast<size_t>(strategy.servers), 0), out(in);
+    for (const auto& span : spans) {
+        if (span.rank < workers || span.iteration < first_measured) continue;
+        const auto server = static_cast<size_t>(span.rank - workers);
+        (span.lane == Lane::compute ? in : out)[server] += span.bytes;  // aggregated = received, sent = sent
+    }
+    const double capacity = scenario.cluster.nic.effective_bytes_per_second() * seconds;
+    double total = 0;
+    for (size_t p = 0; p < in.size(); ++p) total += std::max(in[p], out[p]) / capacity;
+    return total / static_cast<double>(in.size());
+}
+
+}  // namespace
 
 double single_gpu_iteration_time_s(const ModelSpec& model) { return model.forward_s() + model.backward_s(); }
 
 RunSummary summarize(const Scenario& scenario, const std::vector<Span>& spans, const std::vector<double>& iteration_ends,
-                     std::vector<IterationRecord>& iterations) {
+                     std::vector<IterationRecord>& iterations, const Observations& observed) {
     const int workers = scenario.cluster.gpus();
     const int count = static_cast<int>(iteration_ends.size());
     const int first_measured = count > 1 ? 1 : 0;
@@ -22,12 +71,13 @@ RunSummary summarize(const Scenario& scenario, const std::vector<Span>& spans, c
         previous_end = iteration_ends[static_cast<size_t>(i)];
     }
 
-    double compute = 0, comm = 0;
+    double compute = 0, comm = 0, wait = 0;
     for (const auto& span : spans) {
         if (span.rank >= workers || span.iteration < first_measured) continue;
         const double duration = span.end_s - span.start_s;
         if (span.lane == Lane::compute) compute += duration;
         if (span.lane == Lane::comm) comm += duration;
+        if (span.lane == Lane::wait) wait += duration;
     }
     const double per_rank_iteration = static_cast<double>(workers) * measured;
 
@@ -39,13 +89,27 @@ RunSummary summarize(const Scenario& scenario, const std::vector<Span>& spans, c
     s.gradient_bytes = scenario.model.gradient_bytes();
     s.iteration_time_s = measured_time / measured;
     s.samples_per_s = s.iteration_time_s > 0 ? workers * static_cast<double>(s.batch_per_gpu) / s.iteration_time_s : 0;
+    const auto rates = worker_rates(observed.rank_iteration_ends, s.batch_per_gpu);
+    if (!rates.empty()) {
+        s.worker_samples_per_s_min = *std::min_element(rates.begin(), rates.end());
+        s.worker_samples_per_s_max = *std::max_element(rates.begin(), rates.end());
+        const auto& strategy = scenario.training.strategy;
+        if (strategy.kind == StrategyKind::parameter_server && strategy.sync != SyncMode::sync) {
+            s.samples_per_s = std::accumulate(rates.begin(), rates.end(), 0.0);
+            s.iteration_time_s = s.samples_per_s > 0 ? workers * static_cast<double>(s.batch_per_gpu) / s.samples_per_s : 0;
+        }
+    }
     s.single_gpu_iteration_time_s = single_gpu_iteration_time_s(scenario.model);
     s.speedup = s.iteration_time_s > 0 ? workers * s.single_gpu_iteration_time_s / s.iteration_time_s : 0;
     s.scaling_efficiency = s.speedup / workers;
     s.compute_time_s = compute / per_rank_iteration;
     s.comm_time_s = comm / per_rank_iteration;
+    s.wait_time_s = wait / per_rank_iteration;
     s.exposed_comm_time_s = std::max(0.0, s.iteration_time_s - s.compute_time_s);
     s.comm_share = s.iteration_time_s > 0 ? s.comm_time_s / s.iteration_time_s : 0;
+    s.wait_share = s.iteration_time_s > 0 ? s.wait_time_s / s.iteration_time_s : 0;
+    add_staleness(s, observed.staleness);
+    s.server_link_utilisation = server_link_utilisation(scenario, spans, first_measured, measured_time);
     return s;
 }
 

@@ -1,15 +1,24 @@
-// Synchronous parameter server: gradients are partitioned by size over P servers (each bucket split in
-// P equal shards, as BytePS-style partitioning does). Workers push each bucket's shards as soon as the
-// bucket is ready, servers aggregate every arriving shard (a cost on the server's processor) and, once
-// all workers' shards of a bucket are in, send the updated shard back to every worker.
+// Parameter servers, in three modes that differ only in when a worker may go on:
+//   sync   a server aggregates a bucket's shards from every worker, then sends the update to all of them
+//          (one version per round);
+//   async  (Downpour) a server applies each worker's shard as it arrives and sends that worker the
+//          current parameters at once; nobody waits for anybody (one version per applied gradient);
+//   ssp    as async, but a worker may start iteration t only when the slowest has finished t - s - 1
+//          (stale-synchronous parallel with bound s), and waits otherwise.
+// Gradients are partitioned over P servers by size (every bucket split in P equal shards, BytePS-style)
+// or round-robin (bucket k whole on server k mod P). Applying or summing a shard costs the server's
+// processor bytes / aggregation bandwidth. The version gap between the parameters a worker pulled and
+// those its next gradient is applied to is recorded for every async/ssp push (staleness).
 //
 // In `flow` fidelity the GPUs of a node talk to the servers as one endpoint: one flow per (node,
 // server) carries all of the node's shards. The node's GPUs share its NIC either way; this keeps the
 // number of flows in flight, which SimGrid's cost grows with, eight times smaller on 8-GPU nodes.
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Comm.hpp>
+#include <simgrid/s4u/ConditionVariable.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
+#include <simgrid/s4u/Mutex.hpp>
 #include <simgrid/s4u/Semaphore.hpp>
 
 #include <algorithm>
@@ -62,31 +71,51 @@ private:
 };
 
 struct Server {
-    struct Ready {
+    struct Reply {
         int bucket;
-        double ready_s;  // when its aggregation ends
+        int iteration;
+        int endpoint;    // async/ssp: the worker whose push it answers; -1 (sync): every worker
+        double ready_s;  // when its aggregation or application ends
     };
     Aggregator aggregator;
-    std::vector<int> arrived;  // shards of the current iteration, per bucket
+    std::vector<int> arrived;       // sync: shards of the current round, per bucket
+    std::vector<long long> version;  // per bucket: rounds (sync) or applied gradients (async/ssp)
     sg4::SemaphorePtr ready = sg4::Semaphore::create(0);
-    std::deque<Ready> queue;  // aggregated buckets, for the sender
+    std::deque<Reply> queue;  // for the sender
 };
 
 class ParameterServers {
 public:
     explicit ParameterServers(SimulationContext& ctx)
         : ctx_(ctx),
+          strategy_(ctx.scenario.training.strategy),
           endpoint_size_(ctx.scenario.training.fidelity == Fidelity::flow ? ctx.scenario.cluster.gpus_per_node : 1),
-          servers_(static_cast<size_t>(ctx.scenario.training.strategy.servers)),
-          pull_mailboxes_(servers_.size() * static_cast<size_t>(endpoint_count()), nullptr) {
-        for (auto& server : servers_) server.arrived.assign(ctx.plan.buckets.size(), 0);
+          servers_(static_cast<size_t>(strategy_.servers)),
+          pull_mailboxes_(servers_.size() * static_cast<size_t>(endpoint_count()), nullptr),
+          seen_(static_cast<size_t>(endpoint_count()) * servers_.size() * ctx.plan.buckets.size(), 0),
+          reply_ready_(seen_.size(), 0.0),
+          completed_(static_cast<size_t>(endpoint_count()), 0) {
+        for (auto& server : servers_) {
+            server.arrived.assign(ctx.plan.buckets.size(), 0);
+            server.version.assign(ctx.plan.buckets.size(), 0);
+        }
     }
 
+    SyncMode mode() const { return strategy_.sync; }
     int endpoint_size() const { return endpoint_size_; }
     int endpoint_count() const { return ctx_.workers / endpoint_size_; }
     int server_count() const { return static_cast<int>(servers_.size()); }
-    /// Bytes one endpoint exchanges with one server for a bucket.
-    double shard_bytes(size_t bucket) const { return endpoint_size_ * ctx_.plan.buckets[bucket].bytes / server_count(); }
+    /// The servers holding a part of `bucket`.
+    std::vector<int> servers_of(size_t bucket) const {
+        if (strategy_.sharding == Sharding::round_robin) return {static_cast<int>(bucket % servers_.size())};
+        std::vector<int> all(servers_.size());
+        for (size_t p = 0; p < all.size(); ++p) all[p] = static_cast<int>(p);
+        return all;
+    }
+    /// Bytes one endpoint exchanges with each server of a bucket.
+    double shard_bytes(size_t bucket) const {
+        return endpoint_size_ * ctx_.plan.buckets[bucket].bytes / static_cast<double>(servers_of(bucket).size());
+    }
     sg4::Host* server_host(int p) const { return ctx_.platform.server_hosts[static_cast<size_t>(p)]; }
     /// Where server `server` sends its updated shards for `endpoint`; looked up once per pair.
     sg4::Mailbox* pull_mailbox(int server, int endpoint) {
@@ -94,21 +123,39 @@ public:
         if (!slot) slot = sg4::Mailbox::by_name("ps-pull-" + std::to_string(server) + ">" + std::to_string(endpoint));
         return slot;
     }
+    /// Replies each server sends in the whole run.
+    int replies_per_server(int p) const {
+        int buckets = 0;
+        for (size_t k = 0; k < ctx_.plan.buckets.size(); ++k)
+            for (int q : servers_of(k)) buckets += q == p;
+        const int per_round = mode() == SyncMode::sync ? 1 : endpoint_count();
+        return buckets * per_round * ctx_.scenario.training.iterations;
+    }
 
-    /// A push of `bucket` reached server `p`: aggregate it, and hand the bucket to the sender when complete.
-    void shard_arrived(int p, int iteration, int bucket) {
+    /// A push of `bucket` from `endpoint` reached server `p`: sum or apply it, and queue the reply(ies).
+    void shard_arrived(int p, int endpoint, int iteration, int bucket) {
         auto& server = servers_[static_cast<size_t>(p)];
-        const auto& rate = ctx_.scenario.training.strategy.aggregation_bytes_per_second;
+        const auto& rate = strategy_.aggregation_bytes_per_second;
         const double bytes = shard_bytes(static_cast<size_t>(bucket));
-        const double summed = server.aggregator.add(ctx_, ctx_.workers + p, iteration, bucket, rate ? bytes / *rate : 0, bytes);
+        const double done = server.aggregator.add(ctx_, ctx_.workers + p, iteration, bucket, rate ? bytes / *rate : 0, bytes);
+        auto& version = server.version[static_cast<size_t>(bucket)];
+        if (mode() != SyncMode::sync) {
+            ctx_.staleness.push_back(static_cast<double>(version - seen(endpoint, p, bucket)));
+            ++version;
+            server.aggregator.flush(ctx_);
+            server.queue.push_back({bucket, iteration, endpoint, done});
+            server.ready->release();
+            return;
+        }
         if (++server.arrived[static_cast<size_t>(bucket)] < endpoint_count()) return;
         server.arrived[static_cast<size_t>(bucket)] = 0;
+        ++version;
         server.aggregator.flush(ctx_);
-        server.queue.push_back({bucket, summed});
+        server.queue.push_back({bucket, iteration, -1, done});
         server.ready->release();
     }
 
-    Server::Ready next_aggregated(int p) {
+    Server::Reply next_reply(int p) {
         auto& server = servers_[static_cast<size_t>(p)];
         server.ready->acquire();
         const auto next = server.queue.front();
@@ -116,25 +163,83 @@ public:
         return next;
     }
 
+    /// The server sends its current parameters of `bucket` to `endpoint` now.
+    void reply_sent(int p, int endpoint, int bucket, double ready_s) {
+        seen(endpoint, p, bucket) = servers_[static_cast<size_t>(p)].version[static_cast<size_t>(bucket)];
+        reply_ready_[index(endpoint, p, bucket)] = ready_s;
+    }
+    /// When the reply to `endpoint` for `bucket` from `p` could first leave the server (its aggregation end).
+    double reply_ready_s(int endpoint, int p, int bucket) const { return reply_ready_[index(endpoint, p, bucket)]; }
+
+    /// SSP: blocks until the slowest endpoint has completed iteration `iteration - staleness - 1`.
+    void wait_for_bound(int iteration) {
+        if (mode() != SyncMode::ssp) return;
+        std::unique_lock lock(*mutex_);
+        bound_changed_->wait(lock, [&] { return slowest() >= iteration - strategy_.staleness; });
+    }
+    void iteration_completed(int endpoint) {
+        std::unique_lock lock(*mutex_);
+        ++completed_[static_cast<size_t>(endpoint)];
+        bound_changed_->notify_all();
+    }
+
 private:
+    size_t index(int endpoint, int p, int bucket) const {
+        return (static_cast<size_t>(endpoint) * servers_.size() + static_cast<size_t>(p)) * ctx_.plan.buckets.size() +
+               static_cast<size_t>(bucket);
+    }
+    long long& seen(int endpoint, int p, int bucket) { return seen_[index(endpoint, p, bucket)]; }
+    int slowest() const { return *std::min_element(completed_.begin(), completed_.end()); }
+
     SimulationContext& ctx_;
+    const StrategySpec& strategy_;
     int endpoint_size_;
     std::vector<Server> servers_;
     std::vector<sg4::Mailbox*> pull_mailboxes_;  // [server * endpoints + endpoint], sized up front
+    std::vector<long long> seen_;                // version each endpoint last pulled, [endpoint][server][bucket]
+    std::vector<double> reply_ready_;            // same index
+    std::vector<int> completed_;                 // iterations each endpoint has finished
+    sg4::MutexPtr mutex_ = sg4::Mutex::create();
+    sg4::ConditionVariablePtr bound_changed_ = sg4::ConditionVariable::create();
 };
+
+// Records a span with explicit ends on every GPU of an endpoint, when it has a duration.
+void record_on(SimulationContext& ctx, const Endpoint& endpoint, Lane lane, const char* name, int it, size_t bucket,
+               double start_s, double end_s, double bytes) {
+    if (end_s <= start_s) return;
+    for (int r = 0; r < endpoint.ranks; ++r)
+        ctx.recorder.add(Span{endpoint.first_rank + r, lane, name, it, static_cast<int>(bucket), start_s, end_s, bytes});
+}
+
+void push_bucket(SimulationContext& ctx, ParameterServers& ps, const Endpoint& endpoint, int it, size_t k) {
+    auto* host = ctx.platform.gpu_hosts[static_cast<size_t>(endpoint.first_rank)];
+    const double start = sg4::Engine::get_clock();
+    // The pushes leave together: their per-message software overheads overlap (profile only).
+    if (const double overhead = ctx.scenario.cluster.nic.message_overhead_s(ps.shard_bytes(k)); overhead > 0)
+        sg4::this_actor::sleep_for(overhead);
+    auto server_of = ps.servers_of(k);
+    std::vector<sg4::CommPtr> pushes;
+    for (int p : server_of) pushes.push_back(sg4::Comm::sendto_async(host, ps.server_host(p), static_cast<uint64_t>(ps.shard_bytes(k))));
+    while (!pushes.empty()) {
+        const auto done = static_cast<size_t>(sg4::Comm::wait_any(pushes));
+        ps.shard_arrived(server_of[done], endpoint.index, it, static_cast<int>(k));
+        pushes.erase(pushes.begin() + static_cast<long>(done));
+        server_of.erase(server_of.begin() + static_cast<long>(done));
+    }
+    record_on(ctx, endpoint, Lane::comm, "push", it, k, start, sg4::Engine::get_clock(), ctx.plan.buckets[k].bytes);
+}
 
 void worker_actor(SimulationContext* ctx, std::shared_ptr<ParameterServers> ps, Endpoint endpoint, int slot) {
     const auto bucket_count = ctx->plan.buckets.size();
-    const int servers = ps->server_count();
-    auto* host = ctx->platform.gpu_hosts[static_cast<size_t>(endpoint.first_rank)];
     auto& state = ctx->state(slot);
-    // Records a communication span on every GPU of the endpoint.
-    auto record_all = [&](const char* name, int it, size_t bucket, double start) {
-        for (int r = 0; r < endpoint.ranks; ++r)
-            ctx->record(endpoint.first_rank + r, Lane::comm, name, it, static_cast<int>(bucket), start, ctx->plan.buckets[bucket].bytes);
-    };
     for (int it = 0; it < ctx->scenario.training.iterations; ++it) {
         state.iteration = it;
+        state.bucket = -1;
+        state.waiting_for = "the staleness bound (the slowest worker)";
+        const double bound_start = sg4::Engine::get_clock();
+        ps->wait_for_bound(it);
+        record_on(*ctx, endpoint, Lane::wait, "wait: staleness bound", it, 0, bound_start, sg4::Engine::get_clock(), 0);
+
         const double iteration_start = sg4::Engine::get_clock();
         std::vector<double> ready(bucket_count, 0.0);
         double compute_end = 0;
@@ -144,71 +249,90 @@ void worker_actor(SimulationContext* ctx, std::shared_ptr<ParameterServers> ps, 
             compute_end = std::max(compute_end, compute.compute_end_s);
         }
         // Every updated shard of the iteration is expected from the start, so servers' sends flow at once.
-        std::vector<sg4::CommPtr> pulls;
-        std::vector<int*> payloads(bucket_count * static_cast<size_t>(servers), nullptr);
+        std::vector<std::vector<std::pair<int, sg4::CommPtr>>> pulls(bucket_count);  // per bucket: (server, comm)
+        std::vector<int*> payloads(bucket_count * static_cast<size_t>(ps->server_count()), nullptr);
         for (size_t k = 0; k < bucket_count; ++k)
-            for (int p = 0; p < servers; ++p)
-                pulls.push_back(ps->pull_mailbox(p, endpoint.index)
-                                    ->get_async(&payloads[k * static_cast<size_t>(servers) + static_cast<size_t>(p)]));
+            for (int p : ps->servers_of(k))
+                pulls[k].emplace_back(p, ps->pull_mailbox(p, endpoint.index)
+                                             ->get_async(&payloads[k * static_cast<size_t>(ps->server_count()) + static_cast<size_t>(p)]));
 
+        state.waiting_for = "its pushes to the servers to complete";
+        state.peer = -1;
         for (size_t k = 0; k < bucket_count; ++k) {
             state.bucket = static_cast<int>(k);
             wait_until(ready[k]);
-            const double start = sg4::Engine::get_clock();
-            // The pushes leave together: their per-message software overheads overlap (profile only).
-            if (const double overhead = ctx->scenario.cluster.nic.message_overhead_s(ps->shard_bytes(k)); overhead > 0)
-                sg4::this_actor::sleep_for(overhead);
-            std::vector<sg4::CommPtr> pushes;
-            for (int p = 0; p < servers; ++p)
-                pushes.push_back(sg4::Comm::sendto_async(host, ps->server_host(p), static_cast<uint64_t>(ps->shard_bytes(k))));
-            state.waiting_for = "its pushes to the servers to complete";
-            state.peer = -1;
-            std::vector<int> server_of(static_cast<size_t>(servers));
-            for (int p = 0; p < servers; ++p) server_of[static_cast<size_t>(p)] = p;
-            while (!pushes.empty()) {
-                const auto done = static_cast<size_t>(sg4::Comm::wait_any(pushes));
-                ps->shard_arrived(server_of[done], it, static_cast<int>(k));
-                pushes.erase(pushes.begin() + static_cast<long>(done));
-                server_of.erase(server_of.begin() + static_cast<long>(done));
-            }
-            record_all("push", it, k, start);
+            push_bucket(*ctx, *ps, endpoint, it, k);
         }
-        double start = sg4::Engine::get_clock();
+        // Before a server could send a bucket back the worker waits (on the slowest worker's push in sync
+        // mode, on the server's processor in any); after that the transfer is communication.
+        state.waiting_for = "updated parameters from the servers";
         for (size_t k = 0; k < bucket_count; ++k) {
             state.bucket = static_cast<int>(k);
-            state.waiting_for = "updated parameters from the servers";
-            for (int p = 0; p < servers; ++p) pulls[k * static_cast<size_t>(servers) + static_cast<size_t>(p)]->wait();
-            record_all("pull", it, k, start);
-            start = std::max(start, sg4::Engine::get_clock());
+            const double wait_start = sg4::Engine::get_clock();
+            double sent_s = 0;
+            for (auto& [p, comm] : pulls[k]) {
+                comm->wait();
+                sent_s = std::max(sent_s, ps->reply_ready_s(endpoint.index, p, static_cast<int>(k)));
+            }
+            const double now = sg4::Engine::get_clock();
+            const double transfer_start = std::clamp(sent_s, wait_start, now);
+            record_on(*ctx, endpoint, Lane::wait, "wait: servers", it, k, wait_start, transfer_start, 0);
+            record_on(*ctx, endpoint, Lane::comm, "pull", it, k, transfer_start, now, ctx->plan.buckets[k].bytes);
         }
         wait_until(compute_end);
         for (int r = 0; r < endpoint.ranks; ++r) ctx->recorder.iteration_done(endpoint.first_rank + r, it, sg4::Engine::get_clock());
+        ps->iteration_completed(endpoint.index);
     }
     state.finished = true;
 }
 
+// Sends each aggregated (sync) or applied (async/ssp) bucket back: to every worker, or to the one that
+// pushed it. Replies are not waited for one by one, so a server's sends to many workers overlap.
 void server_sender_actor(SimulationContext* ctx, std::shared_ptr<ParameterServers> ps, int server, int slot) {
     const int server_rank = ctx->workers + server;
     auto& state = ctx->state(slot);
-    for (int it = 0; it < ctx->scenario.training.iterations; ++it) {
-        state.iteration = it;
-        for (size_t j = 0; j < ctx->plan.buckets.size(); ++j) {
-            state.waiting_for = "a bucket to finish aggregating";
-            const auto [k, ready_s] = ps->next_aggregated(server);
-            wait_until(ready_s);
-            const double bytes = ps->shard_bytes(static_cast<size_t>(k));
-            const double start = sg4::Engine::get_clock();
-            if (const double overhead = ctx->scenario.cluster.nic.message_overhead_s(bytes); overhead > 0)
-                sg4::this_actor::sleep_for(overhead);
-            std::vector<sg4::CommPtr> sends;
-            for (int e = 0; e < ps->endpoint_count(); ++e)
-                if (!ctx->lose_message_to(e * ps->endpoint_size()))
-                    sends.push_back(ps->pull_mailbox(server, e)->put_async(&g_token, static_cast<uint64_t>(bytes)));
-            state.waiting_for = "its parameter sends to complete";
-            sg4::Comm::wait_all(sends);
-            ctx->record(server_rank, Lane::comm, "send", it, k, start, bytes * ps->endpoint_count());
+    struct InFlight {
+        sg4::CommPtr comm;
+        int iteration;
+        int bucket;
+        double bytes;
+    };
+    std::vector<InFlight> in_flight;
+    auto record_finished = [&](bool wait) {
+        for (auto it = in_flight.begin(); it != in_flight.end();) {
+            if (wait) it->comm->wait();
+            if (!it->comm->test()) {
+                ++it;
+                continue;
+            }
+            ctx->recorder.add(Span{server_rank, Lane::comm, "send", it->iteration, it->bucket, it->comm->get_start_time(),
+                                   it->comm->get_finish_time(), it->bytes});
+            it = in_flight.erase(it);
         }
+    };
+    for (int n = 0, total = ps->replies_per_server(server); n < total; ++n) {
+        state.waiting_for = "a gradient to aggregate or apply";
+        const auto reply = ps->next_reply(server);
+        state.iteration = reply.iteration;
+        state.bucket = reply.bucket;
+        wait_until(reply.ready_s);
+        const double bytes = ps->shard_bytes(static_cast<size_t>(reply.bucket));
+        if (const double overhead = ctx->scenario.cluster.nic.message_overhead_s(bytes); overhead > 0)
+            sg4::this_actor::sleep_for(overhead);
+        const int first = reply.endpoint < 0 ? 0 : reply.endpoint;
+        const int last = reply.endpoint < 0 ? ps->endpoint_count() - 1 : reply.endpoint;
+        for (int e = first; e <= last; ++e) {
+            ps->reply_sent(server, e, reply.bucket, reply.ready_s);
+            if (ctx->lose_message_to(e * ps->endpoint_size())) continue;
+            in_flight.push_back({ps->pull_mailbox(server, e)->put_async(&g_token, static_cast<uint64_t>(bytes)), reply.iteration,
+                                 reply.bucket, bytes});
+        }
+        // A synchronous round's update goes to every worker at once; the next round's waits for it, which
+        // keeps the flows in flight (and SimGrid's cost) down. Async replies overlap.
+        record_finished(reply.endpoint < 0);
     }
+    state.waiting_for = "its parameter sends to complete";
+    record_finished(true);
     state.finished = true;
 }
 

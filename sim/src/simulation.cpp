@@ -50,7 +50,9 @@ std::vector<RankInfo> rank_infos(const Scenario& scenario, const Platform& platf
 
 std::string describe_strategy(const StrategySpec& strategy) {
     if (strategy.kind == StrategyKind::allreduce) return "allreduce/" + to_string(strategy.algorithm);
-    return "parameter-server/sync x" + std::to_string(strategy.servers) + " " + to_string(strategy.placement);
+    const std::string mode = strategy.sync == SyncMode::ssp ? "ssp(" + std::to_string(strategy.staleness) + ")" : to_string(strategy.sync);
+    return "parameter-server/" + mode + " x" + std::to_string(strategy.servers) + " " + to_string(strategy.placement) +
+           (strategy.sharding == Sharding::round_robin ? " round-robin" : "");
 }
 
 Run simulate(const Scenario& scenario, const std::function<void(int)>& on_iteration) {
@@ -76,7 +78,8 @@ Run simulate(const Scenario& scenario, const std::function<void(int)>& on_iterat
     run.strategy = describe_strategy(strategy);
     run.ranks = rank_infos(scenario, ctx.platform);
     run.spans = ctx.recorder.take_spans();
-    run.summary = summarize(scenario, run.spans, ctx.recorder.iteration_ends(), run.iterations);
+    const Observations observed{ctx.recorder.rank_iteration_ends(), ctx.staleness};
+    run.summary = summarize(scenario, run.spans, ctx.recorder.iteration_ends(), run.iterations, observed);
     return run;
 }
 

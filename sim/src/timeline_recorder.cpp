@@ -25,4 +25,13 @@ std::vector<double> TimelineRecorder::iteration_ends() const {
     return ends;
 }
 
+std::vector<std::vector<double>> TimelineRecorder::rank_iteration_ends() const {
+    std::vector<std::vector<double>> ends;
+    for (int r = 0; r < workers_; ++r) {
+        const auto first = iteration_end_.begin() + static_cast<long>(r) * iterations_;
+        ends.emplace_back(first, first + iterations_);
+    }
+    return ends;
+}
+
 }  // namespace dtsim::sim

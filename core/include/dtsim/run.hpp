@@ -47,7 +47,16 @@ struct RunSummary {
     double comm_time_s = 0;                // time a rank's communication is in flight, per iteration, mean
     double exposed_comm_time_s = 0;        // iteration time not covered by compute, mean
     double comm_share = 0;                 // comm_time / iteration_time
+    double wait_time_s = 0;                // blocked on others (slowest worker, a server, the SSP bound), mean
+    double wait_share = 0;                 // wait_time / iteration_time
     double gradient_bytes = 0;
+    double worker_samples_per_s_min = 0;   // each worker's own rate: the slowest and the fastest
+    double worker_samples_per_s_max = 0;
+    double staleness_mean = 0;             // parameter server, async/ssp: version gap between the parameters a
+    double staleness_p50 = 0;              // gradient was computed on and those it is applied to (0 for sync)
+    double staleness_p99 = 0;
+    double staleness_max = 0;
+    double server_link_utilisation = 0;    // parameter server: busiest direction of a server's NIC, mean over servers
     bool operator==(const RunSummary&) const = default;
 };
 

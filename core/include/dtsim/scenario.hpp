@@ -6,9 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "dtsim/compression_spec.hpp"
 #include "dtsim/hardware.hpp"
 #include "dtsim/precision.hpp"
 #include "dtsim/profile.hpp"
+#include "dtsim/straggler_spec.hpp"
 
 namespace dtsim {
 
@@ -18,7 +20,8 @@ enum class Fidelity { step, flow };
 enum class StrategyKind { allreduce, parameter_server };
 enum class AllReduceAlgorithm { ring, hierarchical, tree, halving_doubling, direct };
 enum class ServerPlacement { dedicated, colocated };
-enum class SyncMode { sync };
+enum class SyncMode { sync, async, ssp };
+enum class Sharding { by_size, round_robin };
 
 std::string to_string(Topology value);
 std::string to_string(NetworkModel value);
@@ -26,6 +29,8 @@ std::string to_string(Fidelity value);
 std::string to_string(StrategyKind value);
 std::string to_string(AllReduceAlgorithm value);
 std::string to_string(ServerPlacement value);
+std::string to_string(SyncMode value);
+std::string to_string(Sharding value);
 
 struct LinkSpec {
     std::string preset;           // empty when given directly; "profile:NAME" when calibrated
@@ -85,6 +90,8 @@ struct ModelSpec {
     Precision precision = Precision::fp32;
     int batch_per_gpu = 1;
     std::vector<LayerWork> layers;  // forward order
+    double flops_per_second = 0;         // achieved compute and memory rates of one GPU, for work the model
+    double memory_bytes_per_second = 0;  // adds (gradient compression): the profile's, else the preset's
     double gradient_bytes() const;
     double forward_s() const;
     double backward_s() const;
@@ -98,6 +105,9 @@ struct StrategySpec {
     int servers = 1;
     ServerPlacement placement = ServerPlacement::dedicated;
     SyncMode sync = SyncMode::sync;
+    int staleness = 0;                         // ssp: how many iterations a worker may run ahead of the slowest
+    Sharding sharding = Sharding::by_size;     // by-size: every bucket split over all servers; round-robin: whole
+                                               // buckets, bucket k on server k mod P
     std::optional<double> aggregation_bytes_per_second;  // nullopt: aggregation is free
 };
 
@@ -105,6 +115,8 @@ struct TrainingSpec {
     int iterations = 10;
     StrategySpec strategy;
     Fidelity fidelity = Fidelity::step;
+    StragglerSpec stragglers;
+    CompressionSpec compression;
 };
 
 /// Deliberate faults for testing the simulator itself.

@@ -11,9 +11,17 @@ namespace dtsim::sim {
 /// One GPU trains without any communication: its iteration is forward + backward of the whole model.
 double single_gpu_iteration_time_s(const ModelSpec& model);
 
+/// What the actors observed beyond the spans.
+struct Observations {
+    std::vector<std::vector<double>> rank_iteration_ends;  // [worker][iteration]; empty: not recorded
+    std::vector<double> staleness;                         // version gaps of the gradients applied (PS async/ssp)
+};
+
 /// `iteration_ends` are the times the slowest worker finished each iteration. Only the iterations after
 /// the first enter the means (the first includes start-up effects), unless there is only one.
+/// Workers that do not wait for each other (PS async/ssp) each train at their own rate: the throughput is
+/// the sum of their rates, and the iteration time the one that gives that throughput.
 RunSummary summarize(const Scenario& scenario, const std::vector<Span>& spans, const std::vector<double>& iteration_ends,
-                     std::vector<IterationRecord>& iterations);
+                     std::vector<IterationRecord>& iterations, const Observations& observed = {});
 
 }  // namespace dtsim::sim

@@ -35,6 +35,7 @@ public:
     const int workers;
     const double latency_factor;  // the network model's factor on route latencies
     TimelineRecorder recorder;
+    std::vector<double> staleness;  // version gap of every gradient a parameter server applied (async/ssp)
 
     /// Registers an actor for deadlock reports; returns its slot.
     int register_actor(std::string name);

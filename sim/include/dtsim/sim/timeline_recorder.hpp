@@ -19,6 +19,8 @@ public:
     std::vector<Span> take_spans() { return std::move(spans_); }
     /// When the slowest worker finished each iteration.
     std::vector<double> iteration_ends() const;
+    /// When each worker finished each iteration: [worker][iteration].
+    std::vector<std::vector<double>> rank_iteration_ends() const;
 
 private:
     int workers_;

@@ -1,0 +1,27 @@
+#pragma once
+// What gradient compression does to one bucket: the bytes each rank communicates, how they are
+// communicated, and the encode/decode time on the worker's GPU. Memory-bound passes run at the model's
+// achieved memory bandwidth, PowerSGD's products at its achieved FLOP rate (reference
+// nccl-and-hardware.md §5.1: a roofline with achieved rates).
+//   fp16   dense, all-reduced: N elements of 2 bytes; cast in and out (read + write each);
+//   int8   dense, all-reduced: N bytes plus one fp32 scale; a max-abs pass, then quantize; dequantize;
+//   topk   sparse: k = ratio·N (value, int32 index) pairs, which cannot be summed in place: all-gathered;
+//          selection ~ two passes; decode scatter-adds every rank's pairs;
+//   powersgd  the bucket as an m×m matrix (m = ⌈√N⌉): P = M·Q and Q = Mᵀ·P, each all-reduced (m·R elements),
+//          an orthogonalisation in between; decode M ≈ P·Qᵀ.
+// Error feedback (topk, powersgd) adds its memory traffic: read the gradient and the residual, write both.
+#include "dtsim/scenario.hpp"
+
+namespace dtsim::sim {
+
+struct CompressedBucket {
+    double first_bytes = 0;   // per rank: all-reduced (dense), all-gathered contribution (topk), P (powersgd)
+    double second_bytes = 0;  // powersgd: Q, all-reduced after P
+    bool sparse = false;      // all-gathered rather than all-reduced
+    double encode_s = 0;
+    double decode_s = 0;
+};
+
+CompressedBucket compress_bucket(const Scenario& scenario, double bucket_bytes);
+
+}  // namespace dtsim::sim
