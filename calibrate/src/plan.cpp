@@ -47,6 +47,19 @@ std::vector<int> group_sizes(const PlanOptions& options, int world) {
     return {out.begin(), out.end()};
 }
 
+PlanItem network_item(ItemKind kind, const std::string& op, const std::string& mode, double bytes, LinkClass link_class,
+                      int ranks, std::vector<int> members) {
+    PlanItem item;
+    item.kind = kind;
+    item.op = op;
+    item.mode = mode;
+    item.bytes = bytes;
+    item.link_class = link_class;
+    item.ranks = ranks;
+    item.members = std::move(members);
+    return item;
+}
+
 void add_network_items(const PlanOptions& options, const std::vector<int>& node_of_rank, std::vector<PlanItem>& plan) {
     const int world = static_cast<int>(node_of_rank.size());
     const auto byte_sizes = sizes(options);
@@ -56,16 +69,9 @@ void add_network_items(const PlanOptions& options, const std::vector<int>& node_
                 if (!wanted(options, op)) continue;
                 for (const char* mode : {"throughput", "latency"})
                     for (double bytes : byte_sizes)
-                        if (size_fits(op, bytes, ranks)) {
-                            PlanItem item;
-                            item.kind = ItemKind::collective;
-                            item.op = op;
-                            item.mode = mode;
-                            item.bytes = bytes;
-                            item.ranks = ranks;
-                            item.link_class = link_class_of(node_of_rank, ranks);
-                            plan.push_back(item);
-                        }
+                        if (size_fits(op, bytes, ranks))
+                            plan.push_back(network_item(ItemKind::collective, op, mode, bytes, link_class_of(node_of_rank, ranks),
+                                                        ranks, {}));
             }
     // Per link class: a ping-pong between rank 0 and one other rank, and a ring exchange among every rank
     // of the class: the ranks of rank 0's node (intra_node), or the first rank of each node (inter_node).
@@ -82,17 +88,10 @@ void add_network_items(const PlanOptions& options, const std::vector<int>& node_
         for (const auto& [op, mode] : {std::pair{"pingpong", "latency"}, {"sendrecv", "throughput"}, {"sendrecv", "latency"}}) {
             if (!wanted(options, op)) continue;
             const bool pingpong = std::string(op) == "pingpong";
-            for (double bytes : byte_sizes) {
-                PlanItem item;
-                item.kind = ItemKind::point_to_point;
-                item.op = op;
-                item.mode = mode;
-                item.bytes = bytes;
-                item.link_class = link_class;
-                item.members = pingpong ? std::vector<int>{ring[0], ring[1]} : ring;
-                item.ranks = static_cast<int>(item.members.size());
-                plan.push_back(item);
-            }
+            const auto members = pingpong ? std::vector<int>{ring[0], ring[1]} : ring;
+            for (double bytes : byte_sizes)
+                plan.push_back(network_item(ItemKind::point_to_point, op, mode, bytes, link_class,
+                                            static_cast<int>(members.size()), members));
         }
 }
 

@@ -165,7 +165,7 @@ TEST_CASE("existing samples are never overwritten without --resume", "[mpi][cali
     CHECK(line_count(fs::path(out) / "samples.jsonl") == lines);
 }
 
-TEST_CASE("--backend nccl without a GPU says so and exits non-zero", "[mpi][calibrate]") {
+TEST_CASE("without a GPU, backend nccl says so and exits non-zero", "[mpi][calibrate]") {
     test::TempDir dir;
     const auto result = test::run_command(test::runtime_executable(), {"calibrate", "--backend", "nccl", "--out", dir.file("gpu")});
     CHECK(result.exit_code == 5);
