@@ -17,7 +17,8 @@ namespace {
 std::uintmax_t cut_torn_tail(const std::filesystem::path& path) {
     const std::string text = read_text_file(path.string());
     if (text.empty() || text.back() == '\n') return 0;
-    const auto keep = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
+    const auto last_newline = text.rfind('\n');
+    const auto keep = last_newline == std::string::npos ? 0 : last_newline + 1;
     std::filesystem::resize_file(path, keep);
     return text.size() - keep;
 }

@@ -105,16 +105,21 @@ public:
     int endpoint_size() const { return endpoint_size_; }
     int endpoint_count() const { return ctx_.workers / endpoint_size_; }
     int server_count() const { return static_cast<int>(servers_.size()); }
+    /// Whether server `p` holds a part of `bucket`.
+    bool holds(int p, size_t bucket) const {
+        return strategy_.sharding == Sharding::by_size || static_cast<size_t>(p) == bucket % servers_.size();
+    }
     /// The servers holding a part of `bucket`.
     std::vector<int> servers_of(size_t bucket) const {
-        if (strategy_.sharding == Sharding::round_robin) return {static_cast<int>(bucket % servers_.size())};
-        std::vector<int> all(servers_.size());
-        for (size_t p = 0; p < all.size(); ++p) all[p] = static_cast<int>(p);
-        return all;
+        std::vector<int> out;
+        for (int p = 0; p < server_count(); ++p)
+            if (holds(p, bucket)) out.push_back(p);
+        return out;
     }
-    /// Bytes one endpoint exchanges with each server of a bucket.
+    /// Bytes one endpoint exchanges with each server of a bucket (asked for on every push and reply).
     double shard_bytes(size_t bucket) const {
-        return endpoint_size_ * ctx_.plan.buckets[bucket].bytes / static_cast<double>(servers_of(bucket).size());
+        const double shards = strategy_.sharding == Sharding::by_size ? server_count() : 1;
+        return endpoint_size_ * ctx_.plan.buckets[bucket].bytes / shards;
     }
     sg4::Host* server_host(int p) const { return ctx_.platform.server_hosts[static_cast<size_t>(p)]; }
     /// Where server `server` sends its updated shards for `endpoint`; looked up once per pair.
@@ -126,8 +131,7 @@ public:
     /// Replies each server sends in the whole run.
     int replies_per_server(int p) const {
         int buckets = 0;
-        for (size_t k = 0; k < ctx_.plan.buckets.size(); ++k)
-            for (int q : servers_of(k)) buckets += q == p;
+        for (size_t k = 0; k < ctx_.plan.buckets.size(); ++k) buckets += holds(p, k);
         const int per_round = mode() == SyncMode::sync ? 1 : endpoint_count();
         return buckets * per_round * ctx_.scenario.training.iterations;
     }
