@@ -10,9 +10,9 @@
 // processor bytes / aggregation bandwidth. The version gap between the parameters a worker pulled and
 // those its next gradient is applied to is recorded for every async/ssp push (staleness).
 //
-// In `flow` fidelity the GPUs of a node talk to the servers as one endpoint: one flow per (node,
-// server) carries all of the node's shards. The node's GPUs share its NIC either way; this keeps the
-// number of flows in flight, which SimGrid's cost grows with, eight times smaller on 8-GPU nodes.
+// In `flow` fidelity the GPUs that share a NIC talk to the servers as one endpoint: one flow per (NIC,
+// server) carries all of their shards. They share that NIC either way; this keeps the number of flows
+// in flight, which SimGrid's cost grows with, eight times smaller on 8-GPU nodes with one NIC.
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/ConditionVariable.hpp>
@@ -89,7 +89,9 @@ public:
     explicit ParameterServers(SimulationContext& ctx)
         : ctx_(ctx),
           strategy_(ctx.scenario.training.strategy),
-          endpoint_size_(ctx.scenario.training.fidelity == Fidelity::flow ? ctx.scenario.cluster.gpus_per_node : 1),
+          endpoint_size_(ctx.scenario.training.fidelity == Fidelity::flow
+                             ? ctx.scenario.cluster.gpus_per_node / ctx.scenario.cluster.nics_per_node
+                             : 1),
           servers_(static_cast<size_t>(strategy_.servers)),
           pull_mailboxes_(servers_.size() * static_cast<size_t>(endpoint_count()), nullptr),
           seen_(static_cast<size_t>(endpoint_count()) * servers_.size() * ctx.plan.buckets.size(), 0),

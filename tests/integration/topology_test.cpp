@@ -191,6 +191,24 @@ TEST_CASE("every topology runs every strategy with multi-NIC nodes", "[integrati
     CHECK(simulated > 0);
 }
 
+TEST_CASE("a parameter server's traffic leaves a node through all of its NICs", "[integration][topology]") {
+    // 2 nodes of 4 GPUs with K NICs, 8 dedicated servers, synchronous, one bucket: a NIC carries the
+    // 4/K GPUs' S each way and a server's NIC 8 shards of S/8, so each phase (push, then pull) takes
+    // max(4/K, 1)·S/B + L, and between them a server sums its 8 shards at rate A. In flow fidelity the GPUs
+    // behind one NIC push as one endpoint.
+    const auto count = GENERATE(1, 2, 4);
+    const auto fidelity = GENERATE(as<std::string>{}, "step", "flow");
+    CAPTURE(count, fidelity);
+    const std::string nic = "{count: " + std::to_string(count) + ", bandwidth: 100Gbps, latency: 5us}";
+    const auto strategy = "{kind: parameter-server, servers: 8, placement: dedicated, bucket: 1GB, "
+                          "aggregation_bandwidth: 50GB/s}";
+    const double simulated = simulated_iteration(cluster_scenario(2, 4, nic, "{topology: star}", strategy, fidelity));
+    const double phase = std::max(4.0 / count, 1.0) * kBytes / kBandwidth + kLatency;
+    const double sum = kBytes / 50e9;
+    CAPTURE(simulated, 2 * phase + sum);
+    CHECK(relative_error(simulated, 2 * phase + sum) <= 1e-6);
+}
+
 TEST_CASE("large platforms build quickly", "[integration][topology]") {
     // The sim-scale benchmark's 4096-GPU fat-tree (about 0.25 s on a 2-core machine), and a rail-optimized
     // cluster of the same size (about 0.5 s: SimGrid walks every host each time it seals one of its 4096
