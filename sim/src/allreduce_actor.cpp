@@ -1,7 +1,10 @@
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
 
+#include <memory>
+
 #include "dtsim/sim/actors.hpp"
+#include "dtsim/sim/collective_arrivals.hpp"
 #include "dtsim/sim/collectives.hpp"
 #include "dtsim/sim/compression.hpp"
 #include "dtsim/sim/compute_schedule.hpp"
@@ -21,18 +24,19 @@ void allreduce(SimulationContext& ctx, int slot, const Ring& all, double bytes) 
     }
 }
 
-// Compression kernels run between a bucket's readiness and its communication, delaying it: recorded on
-// the compute lane, taken on the communication actor's time.
-void compute_on_comm_stream(SimulationContext& ctx, int rank, const char* name, int iteration, int index, double seconds) {
-    if (seconds <= 0) return;
-    const double start = sg4::Engine::get_clock();
-    sg4::this_actor::sleep_for(seconds);
-    ctx.record(rank, Lane::compute, name, iteration, index, start);
+// Records a bucket's first collective, which began when this rank arrived at `start_s`: the part
+// before the last rank arrived as a wait on the slowest worker, the rest as communication.
+void record_synchronised(SimulationContext& ctx, CollectiveArrivals& arrivals, long long number, int rank,
+                         const char* name, int iteration, int index, double start_s, double bytes) {
+    const double waited_until = arrivals.waited_until(number, sg4::Engine::get_clock());
+    if (waited_until > start_s)
+        ctx.recorder.add(Span{rank, Lane::wait, "wait: slowest worker", iteration, index, start_s, waited_until, 0});
+    ctx.record(rank, Lane::comm, name, iteration, index, waited_until, bytes);
 }
 
 // One rank of synchronous data-parallel training: gradient buckets are all-reduced one at a time, in
 // the order backward produces them, each as soon as it is ready (a single communication stream).
-void allreduce_rank(SimulationContext* ctx, int rank, int slot) {
+void allreduce_rank(SimulationContext* ctx, std::shared_ptr<CollectiveArrivals> arrivals, int rank, int slot) {
     const Ring ring{0, 1, ctx->workers, rank};
     auto& state = ctx->state(slot);
     for (int it = 0; it < ctx->scenario.training.iterations; ++it) {
@@ -43,21 +47,21 @@ void allreduce_rank(SimulationContext* ctx, int rank, int slot) {
             wait_until(compute.bucket_ready_s[k]);
             const auto bucket = compress_bucket(ctx->scenario, ctx->plan.buckets[k].bytes);
             const int index = static_cast<int>(k);
-            compute_on_comm_stream(*ctx, rank, "encode", it, index, bucket.encode_s);
+            compute_on_comm_stream(*ctx, rank, 1, "encode", it, index, bucket.encode_s);
             double start = sg4::Engine::get_clock();
-            if (bucket.sparse) {  // top-k pairs cannot be summed in place: every rank gathers everyone's
+            const long long number = arrivals->arrive(rank, start);
+            if (bucket.sparse)  // top-k pairs cannot be summed in place: every rank gathers everyone's
                 ring_pass(*ctx, slot, ring, bucket.first_bytes, ctx->workers - 1);
-                ctx->record(rank, Lane::comm, "allgather", it, index, start, bucket.first_bytes);
-            } else {
+            else
                 allreduce(*ctx, slot, ring, bucket.first_bytes);
-                ctx->record(rank, Lane::comm, "allreduce", it, index, start, bucket.first_bytes);
-            }
+            record_synchronised(*ctx, *arrivals, number, rank, bucket.sparse ? "allgather" : "allreduce", it, index,
+                                start, bucket.first_bytes);
             if (bucket.second_bytes > 0) {  // PowerSGD's second factor
                 start = sg4::Engine::get_clock();
                 allreduce(*ctx, slot, ring, bucket.second_bytes);
                 ctx->record(rank, Lane::comm, "allreduce", it, index, start, bucket.second_bytes);
             }
-            compute_on_comm_stream(*ctx, rank, "decode", it, index, bucket.decode_s);
+            compute_on_comm_stream(*ctx, rank, 1, "decode", it, index, bucket.decode_s);
         }
         wait_until(compute.compute_end_s);
         ctx->recorder.iteration_done(rank, it, sg4::Engine::get_clock());
@@ -68,10 +72,11 @@ void allreduce_rank(SimulationContext* ctx, int rank, int slot) {
 }  // namespace
 
 void spawn_allreduce_actors(SimulationContext& ctx) {
+    auto arrivals = std::make_shared<CollectiveArrivals>(ctx.workers);
     for (int rank = 0; rank < ctx.workers; ++rank) {
         const int slot = ctx.register_actor("rank " + std::to_string(rank));
         sg4::Actor::create("rank-" + std::to_string(rank), ctx.platform.gpu_hosts[static_cast<size_t>(rank)],
-                           allreduce_rank, &ctx, rank, slot);
+                           allreduce_rank, &ctx, arrivals, rank, slot);
     }
 }
 
