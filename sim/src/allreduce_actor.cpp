@@ -1,10 +1,11 @@
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
 
+#include <algorithm>
 #include <memory>
 
 #include "dtsim/sim/actors.hpp"
-#include "dtsim/sim/collective_arrivals.hpp"
+#include "dtsim/sim/collective_readiness.hpp"
 #include "dtsim/sim/collectives.hpp"
 #include "dtsim/sim/compression.hpp"
 #include "dtsim/sim/compute_schedule.hpp"
@@ -24,11 +25,11 @@ void allreduce(SimulationContext& ctx, int slot, const Ring& all, double bytes) 
     }
 }
 
-// Records a bucket's first collective, which began when this rank arrived at `start_s`: the part
-// before the last rank arrived as a wait on the slowest worker, the rest as communication.
-void record_synchronised(SimulationContext& ctx, CollectiveArrivals& arrivals, long long number, int rank,
+// Records a bucket's first collective, which this rank began at `start_s`: the part before the slowest
+// rank's compute produced its data as a wait on that worker, the rest as communication.
+void record_synchronised(SimulationContext& ctx, CollectiveReadiness& readiness, long long number, int rank,
                          const char* name, int iteration, int index, double start_s, double bytes) {
-    const double waited_until = arrivals.waited_until(number, sg4::Engine::get_clock());
+    const double waited_until = std::max(start_s, readiness.waited_until(number, sg4::Engine::get_clock()));
     if (waited_until > start_s)
         ctx.recorder.add(Span{rank, Lane::wait, "wait: slowest worker", iteration, index, start_s, waited_until, 0});
     ctx.record(rank, Lane::comm, name, iteration, index, waited_until, bytes);
@@ -36,7 +37,7 @@ void record_synchronised(SimulationContext& ctx, CollectiveArrivals& arrivals, l
 
 // One rank of synchronous data-parallel training: gradient buckets are all-reduced one at a time, in
 // the order backward produces them, each as soon as it is ready (a single communication stream).
-void allreduce_rank(SimulationContext* ctx, std::shared_ptr<CollectiveArrivals> arrivals, int rank, int slot) {
+void allreduce_rank(SimulationContext* ctx, std::shared_ptr<CollectiveReadiness> readiness, int rank, int slot) {
     const Ring ring{0, 1, ctx->workers, rank};
     auto& state = ctx->state(slot);
     for (int it = 0; it < ctx->scenario.training.iterations; ++it) {
@@ -49,12 +50,13 @@ void allreduce_rank(SimulationContext* ctx, std::shared_ptr<CollectiveArrivals> 
             const int index = static_cast<int>(k);
             compute_on_comm_stream(*ctx, rank, 1, "encode", it, index, bucket.encode_s);
             double start = sg4::Engine::get_clock();
-            const long long number = arrivals->arrive(rank, start);
+            // Were communication instant, the data would be ready when backward and encoding end.
+            const long long number = readiness->ready(rank, compute.bucket_ready_s[k] + bucket.encode_s);
             if (bucket.sparse)  // top-k pairs cannot be summed in place: every rank gathers everyone's
                 ring_pass(*ctx, slot, ring, bucket.first_bytes, ctx->workers - 1);
             else
                 allreduce(*ctx, slot, ring, bucket.first_bytes);
-            record_synchronised(*ctx, *arrivals, number, rank, bucket.sparse ? "allgather" : "allreduce", it, index,
+            record_synchronised(*ctx, *readiness, number, rank, bucket.sparse ? "allgather" : "allreduce", it, index,
                                 start, bucket.first_bytes);
             if (bucket.second_bytes > 0) {  // PowerSGD's second factor
                 start = sg4::Engine::get_clock();
@@ -72,11 +74,11 @@ void allreduce_rank(SimulationContext* ctx, std::shared_ptr<CollectiveArrivals> 
 }  // namespace
 
 void spawn_allreduce_actors(SimulationContext& ctx) {
-    auto arrivals = std::make_shared<CollectiveArrivals>(ctx.workers);
+    auto readiness = std::make_shared<CollectiveReadiness>(ctx.workers);
     for (int rank = 0; rank < ctx.workers; ++rank) {
         const int slot = ctx.register_actor("rank " + std::to_string(rank));
         sg4::Actor::create("rank-" + std::to_string(rank), ctx.platform.gpu_hosts[static_cast<size_t>(rank)],
-                           allreduce_rank, &ctx, arrivals, rank, slot);
+                           allreduce_rank, &ctx, readiness, rank, slot);
     }
 }
 
