@@ -25,11 +25,11 @@ void allreduce(SimulationContext& ctx, int slot, const Ring& all, double bytes) 
     }
 }
 
-// Records a bucket's first collective, which this rank began at `start_s`: the part before the slowest
-// rank's compute produced its data as a wait on that worker, the rest as communication.
-void record_synchronised(SimulationContext& ctx, CollectiveReadiness& readiness, long long number, int rank,
-                         const char* name, int iteration, int index, double start_s, double bytes) {
-    const double waited_until = std::max(start_s, readiness.waited_until(number, sg4::Engine::get_clock()));
+// Records a bucket's first collective, which this rank (whose data took `compute_s`) began at `start_s`:
+// the part spent on the slowest rank's compute as a wait on that worker, the rest as communication.
+void record_synchronised(SimulationContext& ctx, CollectiveReadiness& readiness, long long number, double compute_s,
+                         int rank, const char* name, int iteration, int index, double start_s, double bytes) {
+    const double waited_until = readiness.waited_until(number, compute_s, start_s, sg4::Engine::get_clock());
     if (waited_until > start_s)
         ctx.recorder.add(Span{rank, Lane::wait, "wait: slowest worker", iteration, index, start_s, waited_until, 0});
     ctx.record(rank, Lane::comm, name, iteration, index, waited_until, bytes);
@@ -42,7 +42,8 @@ void allreduce_rank(SimulationContext* ctx, std::shared_ptr<CollectiveReadiness>
     auto& state = ctx->state(slot);
     for (int it = 0; it < ctx->scenario.training.iterations; ++it) {
         state.iteration = it;
-        const auto compute = schedule_compute(*ctx, rank, it, sg4::Engine::get_clock());
+        const double iteration_start = sg4::Engine::get_clock();
+        const auto compute = schedule_compute(*ctx, rank, it, iteration_start);
         for (size_t k = 0; k < ctx->plan.buckets.size(); ++k) {
             state.bucket = static_cast<int>(k);
             wait_until(compute.bucket_ready_s[k]);
@@ -51,13 +52,14 @@ void allreduce_rank(SimulationContext* ctx, std::shared_ptr<CollectiveReadiness>
             compute_on_comm_stream(*ctx, rank, 1, "encode", it, index, bucket.encode_s);
             double start = sg4::Engine::get_clock();
             // Were communication instant, the data would be ready when backward and encoding end.
-            const long long number = readiness->ready(rank, compute.bucket_ready_s[k] + bucket.encode_s);
+            const double ready = compute.bucket_ready_s[k] + bucket.encode_s;
+            const long long number = readiness->ready(rank, ready - iteration_start, ready);
             if (bucket.sparse)  // top-k pairs cannot be summed in place: every rank gathers everyone's
                 ring_pass(*ctx, slot, ring, bucket.first_bytes, ctx->workers - 1);
             else
                 allreduce(*ctx, slot, ring, bucket.first_bytes);
-            record_synchronised(*ctx, *readiness, number, rank, bucket.sparse ? "allgather" : "allreduce", it, index,
-                                start, bucket.first_bytes);
+            record_synchronised(*ctx, *readiness, number, ready - iteration_start, rank,
+                                bucket.sparse ? "allgather" : "allreduce", it, index, start, bucket.first_bytes);
             if (bucket.second_bytes > 0) {  // PowerSGD's second factor
                 start = sg4::Engine::get_clock();
                 allreduce(*ctx, slot, ring, bucket.second_bytes);
