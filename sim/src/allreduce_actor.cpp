@@ -1,4 +1,5 @@
 #include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Barrier.hpp>
 #include <simgrid/s4u/Engine.hpp>
 
 #include <algorithm>
@@ -14,6 +15,13 @@ namespace dtsim::sim {
 namespace sg4 = simgrid::s4u;
 
 namespace {
+
+// In flow fidelity a ring phase is one aggregate flow to the next rank, which a rank can finish as soon as
+// its two neighbours arrive; in the algorithm every rank's result needs every rank's data. Entering
+// together keeps that dependency: no rank leaves a collective before the last one has arrived.
+void enter_collective(SimulationContext& ctx, const sg4::BarrierPtr& flow_entry) {
+    if (ctx.scenario.training.fidelity == Fidelity::flow) flow_entry->wait();
+}
 
 void allreduce(SimulationContext& ctx, int slot, const Ring& all, double bytes) {
     switch (ctx.scenario.training.strategy.algorithm) {
@@ -37,7 +45,8 @@ void record_synchronised(SimulationContext& ctx, CollectiveReadiness& readiness,
 
 // One rank of synchronous data-parallel training: gradient buckets are all-reduced one at a time, in
 // the order backward produces them, each as soon as it is ready (a single communication stream).
-void allreduce_rank(SimulationContext* ctx, std::shared_ptr<CollectiveReadiness> readiness, int rank, int slot) {
+void allreduce_rank(SimulationContext* ctx, std::shared_ptr<CollectiveReadiness> readiness, sg4::BarrierPtr flow_entry,
+                    int rank, int slot) {
     const Ring ring{0, 1, ctx->workers, rank};
     auto& state = ctx->state(slot);
     for (int it = 0; it < ctx->scenario.training.iterations; ++it) {
@@ -54,6 +63,8 @@ void allreduce_rank(SimulationContext* ctx, std::shared_ptr<CollectiveReadiness>
             // Were communication instant, the data would be ready when backward and encoding end.
             const double ready = compute.bucket_ready_s[k] + bucket.encode_s;
             const long long number = readiness->ready(rank, ready - iteration_start, ready);
+            state.waiting_for = "every rank to reach the collective";
+            enter_collective(*ctx, flow_entry);
             if (bucket.sparse)  // top-k pairs cannot be summed in place: every rank gathers everyone's
                 ring_pass(*ctx, slot, ring, bucket.first_bytes, ctx->workers - 1);
             else
@@ -62,6 +73,7 @@ void allreduce_rank(SimulationContext* ctx, std::shared_ptr<CollectiveReadiness>
                                 bucket.sparse ? "allgather" : "allreduce", it, index, start, bucket.first_bytes);
             if (bucket.second_bytes > 0) {  // PowerSGD's second factor
                 start = sg4::Engine::get_clock();
+                enter_collective(*ctx, flow_entry);
                 allreduce(*ctx, slot, ring, bucket.second_bytes);
                 ctx->record(rank, Lane::comm, "allreduce", it, index, start, bucket.second_bytes);
             }
@@ -77,10 +89,11 @@ void allreduce_rank(SimulationContext* ctx, std::shared_ptr<CollectiveReadiness>
 
 void spawn_allreduce_actors(SimulationContext& ctx) {
     auto readiness = std::make_shared<CollectiveReadiness>(ctx.workers);
+    auto flow_entry = sg4::Barrier::create(static_cast<unsigned>(ctx.workers));
     for (int rank = 0; rank < ctx.workers; ++rank) {
         const int slot = ctx.register_actor("rank " + std::to_string(rank));
         sg4::Actor::create("rank-" + std::to_string(rank), ctx.platform.gpu_hosts[static_cast<size_t>(rank)],
-                           allreduce_rank, &ctx, readiness, rank, slot);
+                           allreduce_rank, &ctx, readiness, flow_entry, rank, slot);
     }
 }
 

@@ -101,6 +101,16 @@ TEST_CASE("inside a synchronous all-reduce, ranks wait for the straggler: closed
     }
 }
 
+TEST_CASE("in flow fidelity a straggler holds back every rank, not only its ring neighbours", "[integration][waits]") {
+    const auto run = test::simulate_in_child(scenario_with(
+        kRingOneBucket, {"training.fidelity=flow", "training.stragglers={slowdown: [{ranks: [1], factor: 2}]}"}));
+    // A ring phase is one aggregate flow per rank, yet rank 3 (no neighbour of rank 1) waits as in step fidelity.
+    const double extra = kForward + kBackward;
+    CHECK(time_by_rank_and_name(run, 1)[{3, "wait: slowest worker"}] == Approx(extra).epsilon(1e-9));
+    CHECK(run.summary.iteration_time_s == Approx(2 * (kForward + kBackward) + ring_allreduce_s()).epsilon(1e-9));
+    CHECK(run.summary.worker_samples_per_s_min == Approx(run.summary.worker_samples_per_s_max).epsilon(1e-9));
+}
+
 TEST_CASE("without a straggler nobody waits inside the all-reduce", "[integration][waits]") {
     const auto run = test::simulate_in_child(scenario_with(kRingOneBucket, {}));
     CHECK(run.summary.wait_time_s == 0);
