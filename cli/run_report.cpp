@@ -45,7 +45,9 @@ void print_run_report(std::ostream& out, const Scenario& scenario, const Run& ru
         << format_bytes_per_second(c.nic.effective_bytes_per_second()) << ", "
         << format_seconds(c.nic.latency_s) << "; " << to_string(c.fabric.topology) << " fabric; "
         << to_string(c.network_model) << " network model\n";
-    out << "  model     " << scenario.model.name << ", batch " << scenario.model.batch_per_gpu << "/GPU, "
+    const int micro_batches = scenario.training.accumulation_steps;
+    out << "  model     " << scenario.model.name << ", batch " << scenario.model.batch_per_gpu << "/GPU"
+        << (micro_batches > 1 ? " × " + std::to_string(micro_batches) + " accumulated micro-batches" : "") << ", "
         << to_string(scenario.model.precision) << ", " << format_bytes(scenario.model.gradient_bytes())
         << " of gradients in " << buckets << " bucket(s)\n";
     out << "  strategy  " << run.strategy << ", bucket " << format_bytes(strategy.bucket_bytes) << ", overlap "

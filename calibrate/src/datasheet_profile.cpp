@@ -2,11 +2,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "dtsim/compute_model.hpp"
+
 namespace dtsim::calibrate {
 namespace {
-
-// Kernel launch plus submit on the host, 4–6 µs (shared reference nccl-and-hardware.md §5.1).
-constexpr double kLaunchOverheadS = 5e-6;
 
 NetworkFit point_to_point(LinkClass link_class, const NetworkPreset& link) {
     NetworkFit fit;
@@ -39,12 +38,12 @@ Profile datasheet_profile(const std::string& name, const GpuPreset& gpu, const N
     for (const auto& [precision, peak] : gpu.peak_flops_per_second) {
         GemmFit gemm;
         gemm.precision = precision;
-        gemm.fixed_s = kLaunchOverheadS;
+        gemm.fixed_s = kKernelLaunchOverheadS;
         gemm.flops_per_second = peak * gpu.gemm_efficiency;
         compute.gemm.push_back(gemm);
     }
     compute.memory_bytes_per_second = gpu.memory_bytes_per_second * gpu.memory_efficiency;
-    compute.launch_overhead_s = kLaunchOverheadS;
+    compute.launch_overhead_s = kKernelLaunchOverheadS;
     profile.compute = compute;
     return profile;
 }

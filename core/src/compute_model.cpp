@@ -23,6 +23,10 @@ std::vector<LayerWork> layer_times(const ZooModel& model, int batch_per_gpu, Pre
     return layers;
 }
 
+void add_recompute(std::vector<LayerWork>& layers, double fraction) {
+    for (auto& layer : layers) layer.backward_s += fraction * layer.forward_s;
+}
+
 void scale_to_step_time(std::vector<LayerWork>& layers, double step_s) {
     double total = 0;
     for (const auto& layer : layers) total += layer.forward_s + layer.backward_s;

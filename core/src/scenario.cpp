@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 
@@ -75,6 +76,8 @@ constexpr long long kMaxNodes = 1 << 20;
 constexpr long long kMaxGpusPerNode = 1024;
 // Every sweep value is checked by building its scenario: the cap keeps loading a scenario quick.
 constexpr size_t kMaxSweepValues = 128;
+// Keeps batch_per_gpu × accumulation_steps (samples per GPU per iteration) within an int.
+constexpr long long kMaxAccumulationSteps = 1024;
 
 const std::initializer_list<std::string_view> kLinkKeys{"preset", "bandwidth", "latency", "efficiency"};
 // A NIC section also says how many NICs a node has.
@@ -277,7 +280,23 @@ ComputeRates read_compute_rates(const ConfigNode& node, Precision precision, con
     }
     const double peak = gpu.peak_for(precision, precision_where);
     const double efficiency = node.has("efficiency") ? node.number("efficiency", 0.01, 1.0) : gpu.gemm_efficiency;
-    return ComputeRates{peak * efficiency, gpu.memory_bytes_per_second * gpu.memory_efficiency, 0};
+    return ComputeRates{peak * efficiency, gpu.memory_bytes_per_second * gpu.memory_efficiency, kKernelLaunchOverheadS};
+}
+
+// `activation_checkpointing: true | false | fraction`: the share of the forward recomputed in backward.
+double read_recompute_fraction(const ConfigNode& node) {
+    constexpr std::string_view key = "activation_checkpointing";
+    if (!node.has(key)) return 0;
+    const auto value = node.yaml()[std::string(key)];
+    const std::string expected = "expected true, false or the fraction of the forward recomputed in backward (0 to 1)";
+    if (!value.IsScalar()) node.fail(key, expected);
+    bool flag = false;
+    if (YAML::convert<bool>::decode(value, flag)) return flag ? 1.0 : 0.0;
+    char* end = nullptr;
+    const double fraction = std::strtod(value.Scalar().c_str(), &end);
+    if (end == value.Scalar().c_str() || *end != '\0' || !(fraction >= 0 && fraction <= 1))
+        node.fail(key, expected + ", got '" + value.Scalar() + "'");
+    return fraction;
 }
 
 ModelSpec read_model(const ConfigNode& doc, const GpuPreset& gpu, const Profile* profile) {
@@ -292,7 +311,8 @@ ModelSpec read_model(const ConfigNode& doc, const GpuPreset& gpu, const Profile*
     model.precision = read_precision(node);
     model.batch_per_gpu = static_cast<int>(node.integer("batch_per_gpu", 1, 1 << 20));
     if (zoo) {
-        node.require_map_with_keys({"zoo", "batch_per_gpu", "precision", "single_gpu_step_time", "efficiency"});
+        node.require_map_with_keys(
+            {"zoo", "batch_per_gpu", "precision", "single_gpu_step_time", "efficiency", "activation_checkpointing"});
         auto entry = load_zoo_model(node.text("zoo"), node.where("zoo"));
         model.name = entry.name;
         const auto rates = read_compute_rates(node, model.precision, gpu, profile);
@@ -305,7 +325,8 @@ ModelSpec read_model(const ConfigNode& doc, const GpuPreset& gpu, const Profile*
             scale_to_step_time(model.layers, step);
         }
     } else {
-        node.require_map_with_keys({"gradient_bytes", "forward_time", "backward_time", "batch_per_gpu", "precision", "layers"});
+        node.require_map_with_keys(
+            {"gradient_bytes", "forward_time", "backward_time", "batch_per_gpu", "precision", "layers", "activation_checkpointing"});
         model.name = "direct";
         // Times are given; extra work (compression) runs at the GPU preset's achieved rates.
         if (const auto peak = gpu.peak_flops_per_second.find(model.precision); peak != gpu.peak_flops_per_second.end())
@@ -320,6 +341,9 @@ ModelSpec read_model(const ConfigNode& doc, const GpuPreset& gpu, const Profile*
         for (int i = 0; i < count; ++i)
             model.layers.push_back(LayerWork{"layer" + std::to_string(i), gradient / count, forward / count, backward / count});
     }
+    // After any single_gpu_step_time scaling: that measured step is the one without recompute.
+    model.recompute_fraction = read_recompute_fraction(node);
+    add_recompute(model.layers, model.recompute_fraction);
     return model;
 }
 
@@ -378,13 +402,20 @@ StrategySpec read_strategy(const ConfigNode& training, const ClusterSpec& cluste
 
 TrainingSpec read_training(const ConfigNode& doc, const ClusterSpec& cluster, Precision precision) {
     auto node = doc.child("training");
-    node.require_map_with_keys({"iterations", "strategy", "fidelity", "stragglers", "compression"});
+    node.require_map_with_keys({"iterations", "accumulation_steps", "strategy", "fidelity", "stragglers", "compression"});
     TrainingSpec training;
     if (node.has("iterations")) training.iterations = static_cast<int>(node.integer("iterations", 1, 1000000));
+    if (node.has("accumulation_steps"))
+        training.accumulation_steps = static_cast<int>(node.integer("accumulation_steps", 1, kMaxAccumulationSteps));
     training.strategy = read_strategy(node, cluster);
     if (node.has("fidelity")) training.fidelity = node.choice("fidelity", {"step", "flow"}) == "step" ? Fidelity::step : Fidelity::flow;
     if (node.has("stragglers")) training.stragglers = read_stragglers(node.child("stragglers"), cluster);
     if (node.has("compression")) training.compression = read_compression(node.child("compression"), precision);
+    // PowerSGD computes Q from the sum of every worker's P: a second round trip per bucket that the
+    // parameter-server exchange (one push, one pull) does not have.
+    if (training.compression.kind == CompressionKind::powersgd && training.strategy.kind == StrategyKind::parameter_server)
+        node.child("compression").fail("kind", "powersgd needs an all-reduce of its factors; with a parameter server use "
+                                               "fp16, int8 or topk");
     return training;
 }
 

@@ -52,4 +52,17 @@ CompressedBucket compress_bucket(const Scenario& scenario, double bucket_bytes) 
     return out;
 }
 
+ServerExchange compress_for_servers(const Scenario& scenario, double bucket_bytes) {
+    const auto bucket = compress_bucket(scenario, bucket_bytes);
+    ServerExchange out;
+    if (bucket_bytes <= 0) return out;
+    out.push_fraction = bucket.first_bytes / bucket_bytes;
+    out.encode_s = bucket.encode_s;
+    if (!bucket.sparse) {  // the server casts the parameters as the workers cast their gradients
+        out.pull_fraction = out.push_fraction;
+        out.decode_s = bucket.decode_s;
+    }
+    return out;
+}
+
 }  // namespace dtsim::sim

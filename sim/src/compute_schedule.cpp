@@ -19,6 +19,12 @@ IterationCompute schedule_compute(SimulationContext& ctx, int rank, int iteratio
     };
     span("pause", 0, effect.pause_s);
     span("forward", 0, ctx.scenario.model.forward_s() * effect.factor + effect.extra_s);
+    // Gradient accumulation: every micro-batch but the last only accumulates its gradients locally (DDP's
+    // no_sync), so its backward overlaps nothing; the last one's is the one split into buckets.
+    for (int micro = 1; micro < ctx.scenario.training.accumulation_steps; ++micro) {
+        span("backward", 0, ctx.scenario.model.backward_s() * effect.factor);
+        span("forward", micro, ctx.scenario.model.forward_s() * effect.factor);
+    }
     for (size_t k = 0; k < buckets.size(); ++k) {
         span("backward", static_cast<int>(k), buckets[k].backward_s * effect.factor);
         result.bucket_ready_s.push_back(t);
@@ -28,6 +34,14 @@ IterationCompute schedule_compute(SimulationContext& ctx, int rank, int iteratio
     if (!ctx.scenario.training.strategy.overlap)
         for (auto& ready : result.bucket_ready_s) ready = t;
     return result;
+}
+
+void compute_on_comm_stream(SimulationContext& ctx, int first_rank, int ranks, const char* name, int iteration, int index,
+                            double seconds) {
+    if (seconds <= 0) return;
+    const double start = sg4::Engine::get_clock();
+    sg4::this_actor::sleep_for(seconds);
+    for (int r = first_rank; r < first_rank + ranks; ++r) ctx.record(r, Lane::compute, name, iteration, index, start);
 }
 
 void wait_until(double time_s) {

@@ -23,13 +23,13 @@ void add_staleness(RunSummary& s, std::vector<double> gaps) {
 }
 
 // Each worker's own rate over the iterations after its first.
-std::vector<double> worker_rates(const std::vector<std::vector<double>>& ends, int batch) {
+std::vector<double> worker_rates(const std::vector<std::vector<double>>& ends, double samples) {
     std::vector<double> rates;
     for (const auto& mine : ends) {
         if (mine.empty()) continue;
         const double span = mine.size() > 1 ? mine.back() - mine.front() : mine.back();
         const double counted = mine.size() > 1 ? static_cast<double>(mine.size() - 1) : 1.0;
-        rates.push_back(span > 0 ? counted * batch / span : 0);
+        rates.push_back(span > 0 ? counted * samples / span : 0);
     }
     return rates;
 }
@@ -53,7 +53,9 @@ double server_link_utilisation(const Scenario& scenario, const std::vector<Span>
 
 }  // namespace
 
-double single_gpu_iteration_time_s(const ModelSpec& model) { return model.forward_s() + model.backward_s(); }
+double single_gpu_iteration_time_s(const Scenario& scenario) {
+    return scenario.training.accumulation_steps * (scenario.model.forward_s() + scenario.model.backward_s());
+}
 
 RunSummary summarize(const Scenario& scenario, const std::vector<Span>& spans, const std::vector<double>& iteration_ends,
                      std::vector<IterationRecord>& iterations, const Observations& observed) {
@@ -86,20 +88,21 @@ RunSummary summarize(const Scenario& scenario, const std::vector<Span>& spans, c
     s.nodes = scenario.cluster.nodes;
     s.gpus_per_node = scenario.cluster.gpus_per_node;
     s.batch_per_gpu = scenario.model.batch_per_gpu;
+    const double samples = scenario.samples_per_gpu_iteration();
     s.gradient_bytes = scenario.model.gradient_bytes();
     s.iteration_time_s = measured_time / measured;
-    s.samples_per_s = s.iteration_time_s > 0 ? workers * static_cast<double>(s.batch_per_gpu) / s.iteration_time_s : 0;
-    const auto rates = worker_rates(observed.rank_iteration_ends, s.batch_per_gpu);
+    s.samples_per_s = s.iteration_time_s > 0 ? workers * samples / s.iteration_time_s : 0;
+    const auto rates = worker_rates(observed.rank_iteration_ends, samples);
     if (!rates.empty()) {
         s.worker_samples_per_s_min = *std::min_element(rates.begin(), rates.end());
         s.worker_samples_per_s_max = *std::max_element(rates.begin(), rates.end());
         const auto& strategy = scenario.training.strategy;
         if (strategy.kind == StrategyKind::parameter_server && strategy.sync != SyncMode::sync) {
             s.samples_per_s = std::accumulate(rates.begin(), rates.end(), 0.0);
-            s.iteration_time_s = s.samples_per_s > 0 ? workers * static_cast<double>(s.batch_per_gpu) / s.samples_per_s : 0;
+            s.iteration_time_s = s.samples_per_s > 0 ? workers * samples / s.samples_per_s : 0;
         }
     }
-    s.single_gpu_iteration_time_s = single_gpu_iteration_time_s(scenario.model);
+    s.single_gpu_iteration_time_s = single_gpu_iteration_time_s(scenario);
     s.speedup = s.iteration_time_s > 0 ? workers * s.single_gpu_iteration_time_s / s.iteration_time_s : 0;
     s.scaling_efficiency = s.speedup / workers;
     s.compute_time_s = compute / per_rank_iteration;

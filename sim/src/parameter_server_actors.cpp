@@ -7,7 +7,8 @@
 //          (stale-synchronous parallel with bound s), and waits otherwise.
 // Gradients are partitioned over P servers by size (every bucket split in P equal shards, BytePS-style)
 // or round-robin (bucket k whole on server k mod P). Applying or summing a shard costs the server's
-// processor bytes / aggregation bandwidth. The version gap between the parameters a worker pulled and
+// processor bytes / aggregation bandwidth. Compression shrinks what is pushed and pulled (see
+// compress_for_servers), with the worker's encode before a push and decode after a pull. The version gap between the parameters a worker pulled and
 // those its next gradient is applied to is recorded for every async/ssp push (staleness).
 //
 // In `flow` fidelity the GPUs that share a NIC talk to the servers as one endpoint: one flow per (NIC,
@@ -26,6 +27,7 @@
 #include <memory>
 
 #include "dtsim/sim/actors.hpp"
+#include "dtsim/sim/compression.hpp"
 #include "dtsim/sim/compute_schedule.hpp"
 
 namespace dtsim::sim {
@@ -97,6 +99,7 @@ public:
           seen_(static_cast<size_t>(endpoint_count()) * servers_.size() * ctx.plan.buckets.size(), 0),
           reply_ready_(seen_.size(), 0.0),
           completed_(static_cast<size_t>(endpoint_count()), 0) {
+        for (const auto& bucket : ctx.plan.buckets) exchanges_.push_back(compress_for_servers(ctx.scenario, bucket.bytes));
         for (auto& server : servers_) {
             server.arrived.assign(ctx.plan.buckets.size(), 0);
             server.version.assign(ctx.plan.buckets.size(), 0);
@@ -118,11 +121,16 @@ public:
             if (holds(p, bucket)) out.push_back(p);
         return out;
     }
-    /// Bytes one endpoint exchanges with each server of a bucket (asked for on every push and reply).
+    /// Uncompressed bytes of one endpoint's shard of a bucket on each server holding it (asked for on every
+    /// push and reply).
     double shard_bytes(size_t bucket) const {
         const double shards = strategy_.sharding == Sharding::by_size ? server_count() : 1;
         return endpoint_size_ * ctx_.plan.buckets[bucket].bytes / shards;
     }
+    /// What compression makes of a bucket's pushes and pulls.
+    const ServerExchange& exchange(size_t bucket) const { return exchanges_[bucket]; }
+    double push_bytes(size_t bucket) const { return shard_bytes(bucket) * exchanges_[bucket].push_fraction; }
+    double pull_bytes(size_t bucket) const { return shard_bytes(bucket) * exchanges_[bucket].pull_fraction; }
     sg4::Host* server_host(int p) const { return ctx_.platform.server_hosts[static_cast<size_t>(p)]; }
     /// Where server `server` sends its updated shards for `endpoint`; looked up once per pair.
     sg4::Mailbox* pull_mailbox(int server, int endpoint) {
@@ -143,7 +151,8 @@ public:
         auto& server = servers_[static_cast<size_t>(p)];
         const auto& rate = strategy_.aggregation_bytes_per_second;
         const double bytes = shard_bytes(static_cast<size_t>(bucket));
-        const double done = server.aggregator.add(ctx_, ctx_.workers + p, iteration, bucket, rate ? bytes / *rate : 0, bytes);
+        const double done = server.aggregator.add(ctx_, ctx_.workers + p, iteration, bucket, rate ? bytes / *rate : 0,
+                                                  push_bytes(static_cast<size_t>(bucket)));
         auto& version = server.version[static_cast<size_t>(bucket)];
         if (mode() != SyncMode::sync) {
             ctx_.staleness.push_back(static_cast<double>(version - seen(endpoint, p, bucket)));
@@ -201,6 +210,7 @@ private:
     const StrategySpec& strategy_;
     int endpoint_size_;
     std::vector<Server> servers_;
+    std::vector<ServerExchange> exchanges_;      // per bucket
     std::vector<sg4::Mailbox*> pull_mailboxes_;  // [server * endpoints + endpoint], sized up front
     std::vector<long long> seen_;                // version each endpoint last pulled, [endpoint][server][bucket]
     std::vector<double> reply_ready_;            // same index
@@ -221,18 +231,19 @@ void push_bucket(SimulationContext& ctx, ParameterServers& ps, const Endpoint& e
     auto* host = ctx.platform.gpu_hosts[static_cast<size_t>(endpoint.first_rank)];
     const double start = sg4::Engine::get_clock();
     // The pushes leave together: their per-message software overheads overlap (profile only).
-    if (const double overhead = ctx.scenario.cluster.nic.message_overhead_s(ps.shard_bytes(k)); overhead > 0)
+    if (const double overhead = ctx.scenario.cluster.nic.message_overhead_s(ps.push_bytes(k)); overhead > 0)
         sg4::this_actor::sleep_for(overhead);
     auto server_of = ps.servers_of(k);
     std::vector<sg4::CommPtr> pushes;
-    for (int p : server_of) pushes.push_back(sg4::Comm::sendto_async(host, ps.server_host(p), static_cast<uint64_t>(ps.shard_bytes(k))));
+    for (int p : server_of) pushes.push_back(sg4::Comm::sendto_async(host, ps.server_host(p), static_cast<uint64_t>(ps.push_bytes(k))));
     while (!pushes.empty()) {
         const auto done = static_cast<size_t>(sg4::Comm::wait_any(pushes));
         ps.shard_arrived(server_of[done], endpoint.index, it, static_cast<int>(k));
         pushes.erase(pushes.begin() + static_cast<long>(done));
         server_of.erase(server_of.begin() + static_cast<long>(done));
     }
-    record_on(ctx, endpoint, Lane::comm, "push", it, k, start, sg4::Engine::get_clock(), ctx.plan.buckets[k].bytes);
+    record_on(ctx, endpoint, Lane::comm, "push", it, k, start, sg4::Engine::get_clock(),
+              ctx.plan.buckets[k].bytes * ps.exchange(k).push_fraction);
 }
 
 void worker_actor(SimulationContext* ctx, std::shared_ptr<ParameterServers> ps, Endpoint endpoint, int slot) {
@@ -267,6 +278,8 @@ void worker_actor(SimulationContext* ctx, std::shared_ptr<ParameterServers> ps, 
         for (size_t k = 0; k < bucket_count; ++k) {
             state.bucket = static_cast<int>(k);
             wait_until(ready[k]);
+            compute_on_comm_stream(*ctx, endpoint.first_rank, endpoint.ranks, "encode", it, static_cast<int>(k),
+                                   ps->exchange(k).encode_s);
             push_bucket(*ctx, *ps, endpoint, it, k);
         }
         // Before a server could send a bucket back the worker waits (on the slowest worker's push in sync
@@ -283,7 +296,10 @@ void worker_actor(SimulationContext* ctx, std::shared_ptr<ParameterServers> ps, 
             const double now = sg4::Engine::get_clock();
             const double transfer_start = std::clamp(sent_s, wait_start, now);
             record_on(*ctx, endpoint, Lane::wait, "wait: servers", it, k, wait_start, transfer_start, 0);
-            record_on(*ctx, endpoint, Lane::comm, "pull", it, k, transfer_start, now, ctx->plan.buckets[k].bytes);
+            record_on(*ctx, endpoint, Lane::comm, "pull", it, k, transfer_start, now,
+                      ctx->plan.buckets[k].bytes * ps->exchange(k).pull_fraction);
+            compute_on_comm_stream(*ctx, endpoint.first_rank, endpoint.ranks, "decode", it, static_cast<int>(k),
+                                   ps->exchange(k).decode_s);
         }
         wait_until(compute_end);
         for (int r = 0; r < endpoint.ranks; ++r) ctx->recorder.iteration_done(endpoint.first_rank + r, it, sg4::Engine::get_clock());
@@ -322,7 +338,7 @@ void server_sender_actor(SimulationContext* ctx, std::shared_ptr<ParameterServer
         state.iteration = reply.iteration;
         state.bucket = reply.bucket;
         wait_until(reply.ready_s);
-        const double bytes = ps->shard_bytes(static_cast<size_t>(reply.bucket));
+        const double bytes = ps->pull_bytes(static_cast<size_t>(reply.bucket));
         if (const double overhead = ctx->scenario.cluster.nic.message_overhead_s(bytes); overhead > 0)
             sg4::this_actor::sleep_for(overhead);
         const int first = reply.endpoint < 0 ? 0 : reply.endpoint;

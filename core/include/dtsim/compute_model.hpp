@@ -15,11 +15,23 @@ struct ComputeRates {
     double per_kernel_s = 0;            // fixed cost of each kernel (a profile's GEMM-curve intercept)
 };
 
+/// The fixed cost of a kernel where nothing was measured (a GPU preset, a datasheet profile): the host
+/// launch and submit path, "about 4–6 µs" (reference nccl-and-hardware.md §5.1, "Launch overhead"). A
+/// calibrated profile replaces it with its GEMM fit's intercept.
+inline constexpr double kKernelLaunchOverheadS = 5e-6;
+
 /// Forward time of one layer is max(FLOPs / achieved FLOP/s, bytes moved / achieved memory bandwidth)
 /// plus the fixed per-kernel cost, where bytes moved are the layer's input and output activations for the
 /// batch plus its weights. Backward is taken as twice the forward (gradients for inputs and for weights).
+/// The fixed cost is what makes small batches under-use the GPU: a layer of f FLOPs per sample runs at
+/// b·f / (b·f/R + t0) FLOP/s at batch b, the GEMM fit's efficiency curve, so time per sample falls with
+/// the batch towards f/R (or the memory bound) as the fixed cost is spread over more samples.
 std::vector<LayerWork> layer_times(const ZooModel& model, int batch_per_gpu, Precision precision,
                                    const ComputeRates& rates);
+
+/// Activation checkpointing: backward recomputes `fraction` of every layer's forward (1 = all of it, as
+/// checkpointing every layer does), so each layer's backward grows by fraction × its forward.
+void add_recompute(std::vector<LayerWork>& layers, double fraction);
 
 /// Scales every layer so that forward + backward of one GPU takes exactly `step_s`, keeping the split.
 void scale_to_step_time(std::vector<LayerWork>& layers, double step_s);

@@ -89,7 +89,8 @@ struct ModelSpec {
     std::string name;  // zoo name, or "direct"
     Precision precision = Precision::fp32;
     int batch_per_gpu = 1;
-    std::vector<LayerWork> layers;  // forward order
+    std::vector<LayerWork> layers;  // forward order; backward includes any activation recompute
+    double recompute_fraction = 0;  // activation checkpointing: share of the forward recomputed in backward
     double flops_per_second = 0;         // achieved compute and memory rates of one GPU, for work the model
     double memory_bytes_per_second = 0;  // adds (gradient compression): the profile's, else the preset's
     double gradient_bytes() const;
@@ -113,6 +114,7 @@ struct StrategySpec {
 
 struct TrainingSpec {
     int iterations = 10;
+    int accumulation_steps = 1;  // micro-batches of forward + backward per iteration, synchronised once
     StrategySpec strategy;
     Fidelity fidelity = Fidelity::step;
     StragglerSpec stragglers;
@@ -150,6 +152,8 @@ struct Scenario {
     std::uint64_t seed = 1;
     std::vector<SweepAxis> sweep;
     DebugSpec debug;
+    /// Samples one GPU trains on per iteration: every micro-batch of gradient accumulation counts.
+    int samples_per_gpu_iteration() const { return model.batch_per_gpu * training.accumulation_steps; }
 };
 
 /// Loads a scenario; `overrides` are "key.path=value" strings applied before validation.

@@ -24,4 +24,20 @@ struct CompressedBucket {
 
 CompressedBucket compress_bucket(const Scenario& scenario, double bucket_bytes);
 
+/// What compression does to a bucket a worker exchanges with parameter servers. The push carries the
+/// compressed gradient (dense fp16/int8 values, or top-k pairs with their indices); the pull carries the
+/// parameters dense: cast to fp16 or int8 by the server, or, for top-k, at full precision, since the sum of
+/// every worker's sparse gradients touches most parameters. The worker encodes before pushing and decodes
+/// the casts it pulls; the server decodes as it sums, which its aggregation bandwidth on the uncompressed
+/// shard already costs. PowerSGD needs the servers' sum of P before Q can be computed and is refused with
+/// a parameter server (scenario loading).
+struct ServerExchange {
+    double push_fraction = 1;  // bytes pushed / uncompressed bytes
+    double pull_fraction = 1;  // bytes pulled / uncompressed bytes
+    double encode_s = 0;
+    double decode_s = 0;
+};
+
+ServerExchange compress_for_servers(const Scenario& scenario, double bucket_bytes);
+
 }  // namespace dtsim::sim

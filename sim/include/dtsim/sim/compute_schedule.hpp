@@ -1,5 +1,6 @@
 #pragma once
-// A rank's compute in one iteration: forward, then backward bucket by bucket. A GPU's compute does not
+// A rank's compute in one iteration: forward, then backward bucket by bucket (with gradient accumulation,
+// k forward + backward micro-batches of which only the last one's backward is bucketed). A GPU's compute does not
 // contend with anything simulated here (communication runs on the network and on copy engines), so its
 // timing is known when the iteration starts: the spans are recorded and the moments each gradient
 // bucket becomes ready are returned for the rank's communication to wait on.
@@ -17,6 +18,11 @@ struct IterationCompute {
 /// Records the rank's compute spans of this iteration starting at `start_s`. Without overlap every
 /// bucket is ready only when backward ends.
 IterationCompute schedule_compute(SimulationContext& ctx, int rank, int iteration, double start_s);
+
+/// Compression kernels run between a bucket's readiness and its communication, delaying it: the calling
+/// communication actor sleeps `seconds`, recorded on the compute lane of ranks first_rank .. + ranks - 1.
+void compute_on_comm_stream(SimulationContext& ctx, int first_rank, int ranks, const char* name, int iteration, int index,
+                            double seconds);
 
 /// Blocks the calling actor until simulated time `time_s` (no-op if it has passed).
 void wait_until(double time_s);

@@ -8,8 +8,9 @@
 
 namespace dtsim::sim {
 
-/// One GPU trains without any communication: its iteration is forward + backward of the whole model.
-double single_gpu_iteration_time_s(const ModelSpec& model);
+/// One GPU trains without any communication: its iteration is forward + backward of the whole model, once
+/// per micro-batch of gradient accumulation.
+double single_gpu_iteration_time_s(const Scenario& scenario);
 
 /// What the actors observed beyond the spans.
 struct Observations {
