@@ -13,6 +13,7 @@ PACKAGES=(
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libsqlite3-dev sqlite3
   libopenmpi-dev openmpi-bin libopenblas-dev iproute2
   catch2
+  qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev libqt6svg6-dev
   clang libclang-rt-14-dev
 )
 
