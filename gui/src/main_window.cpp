@@ -169,6 +169,9 @@ void MainWindow::onWhatIfFinished(bool ok, const QString& message) {
 }
 
 QImage MainWindow::screenshot(const QSize& size) {
+    // The requested size wins over the widgets' minimum sizes (small images for docs and tests).
+    layout()->setSizeConstraint(QLayout::SetNoConstraint);
+    setMinimumSize(0, 0);
     resize(size);
     show();
     QApplication::processEvents();

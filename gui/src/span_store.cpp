@@ -143,10 +143,16 @@ PixelGrid SpanStore::grid(double t0, double t1, int width) const {
     const int buckets = kFinestBuckets >> level;
     g.first_bucket = std::clamp(static_cast<int>(std::floor(t0 / bucket_s)), 0, buckets);
     g.last_bucket = std::clamp(static_cast<int>(std::ceil(t1 / bucket_s)), g.first_bucket, buckets);
-    g.bucket_pixel.resize(static_cast<size_t>(g.last_bucket - g.first_bucket));
-    for (int b = g.first_bucket; b < g.last_bucket; ++b) {
-        const int pixel = static_cast<int>(std::floor(((b + 0.5) * bucket_s - t0) / g.pixel_s));
-        g.bucket_pixel[static_cast<size_t>(b - g.first_bucket)] = pixel >= 0 && pixel < g.width ? pixel : -1;
+    const auto n = static_cast<size_t>(g.last_bucket - g.first_bucket);
+    g.bucket_pixel.resize(n);
+    g.bucket_split.resize(n);
+    // Buckets are at most a pixel wide, so each lies in one pixel or straddles two.
+    for (size_t i = 0; i < n; ++i) {
+        const double x0 = ((g.first_bucket + static_cast<double>(i)) * bucket_s - t0) / g.pixel_s;
+        const double x1 = x0 + bucket_s / g.pixel_s;
+        const double pixel = std::floor(x0);
+        g.bucket_pixel[i] = static_cast<int>(pixel);
+        g.bucket_split[i] = static_cast<float>(std::min(1.0, (pixel + 1 - x0) / (x1 - x0)));
     }
     return g;
 }
@@ -181,9 +187,11 @@ void SpanStore::accumulate(const int* rank_slots, int slot_count, const PixelGri
         const double bucket_s = m_bucket_s * (1 << grid.level);
         if (bucket_s <= grid.pixel_s) {
             const auto weight = static_cast<float>(bucket_s / grid.pixel_s / 255.0);
-            for (int b = 0; b < n; ++b) {
-                const int pixel = grid.bucket_pixel[static_cast<size_t>(b)];
-                if (pixel >= 0) pixels[pixel] += static_cast<float>(sums[static_cast<size_t>(b)]) * weight;
+            for (size_t b = 0; b < static_cast<size_t>(n); ++b) {
+                const int pixel = grid.bucket_pixel[b];
+                const float value = static_cast<float>(sums[b]) * weight;
+                if (pixel >= 0 && pixel < grid.width) pixels[pixel] += value * grid.bucket_split[b];
+                if (pixel + 1 >= 0 && pixel + 1 < grid.width) pixels[pixel + 1] += value * (1 - grid.bucket_split[b]);
             }
         } else {
             // Buckets wider than a pixel (the raw-span budget was exceeded): each pixel reads its bucket.

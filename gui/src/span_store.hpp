@@ -40,7 +40,8 @@ struct PixelGrid {
     int level = -1;                 // -1: raw spans
     int first_bucket = 0;           // buckets of `level` that the frame reads
     int last_bucket = 0;            // exclusive
-    std::vector<int> bucket_pixel;  // per bucket read: its pixel (buckets are at most one pixel wide)
+    std::vector<int> bucket_pixel;    // per bucket read: the pixel where it starts (-1: before the frame)
+    std::vector<float> bucket_split;  // the part of it in that pixel; the rest is in the next one
 };
 
 /// Coverage of one band of lanes, per pixel and kind, in ranks × fraction of the pixel's time.

@@ -1,3 +1,4 @@
+#include <QFile>
 #include <QMessageBox>
 #include <catch2/catch.hpp>
 #include <fstream>

@@ -68,7 +68,7 @@ TEST_CASE("gui::SpanStore: the coverage pyramid and the raw spans agree with the
 TEST_CASE("gui::SpanStore: the span under a time", "[gui]") {
     const auto store = SpanStore::fromRun(test::syntheticRun(1, 2, RunKind::predicted));
     SpanInfo info;
-    REQUIRE(store.spanAt(0, Lane::comm, 20 * kUnit, info));
+    REQUIRE(store.spanAt(0, Lane::comm, 26 * kUnit, info));
     CHECK(info.name == "allreduce");
     CHECK(info.iteration == 1);
     CHECK(info.start_s == 24 * kUnit);
