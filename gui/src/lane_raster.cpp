@@ -9,6 +9,7 @@ namespace dtsim::gui {
 namespace {
 
 constexpr int kShades = 64;
+static_assert(kKinds == 3, "the dominant-kind loop names compute, comm and wait");
 
 // Anything present shows at least faintly; a fully covered pixel shows the kind's full colour.
 std::uint32_t blend(std::uint32_t colour, float strength) {
@@ -35,11 +36,12 @@ const ShadeTable& shades() {
     return table;
 }
 
-std::uint32_t shade(int kind, float coverage) {
-    // The pyramid's 8-bit buckets lose up to about 2 % of a fully covered pixel: that is still full.
-    coverage *= 1.02f;
-    const int s = coverage <= 0.002f ? 0 : std::clamp(static_cast<int>(coverage * kShades + 0.5f), 1, kShades);
-    return shades()[static_cast<size_t>(kind)][static_cast<size_t>(s)];
+// `scale` turns a coverage in ranks into shade steps. The pyramid's 8-bit buckets lose up to about 2 % of
+// a fully covered pixel: that still shows as full.
+inline std::uint32_t shade(const std::array<std::uint32_t, kShades + 1>& table, float coverage, float scale) {
+    const float steps = coverage * scale;
+    const int s = steps <= 0.13f ? 0 : std::min(std::max(static_cast<int>(steps + 0.5f), 1), kShades);
+    return table[static_cast<size_t>(s)];
 }
 
 void fillRows(std::uint32_t* pixels, int stride, int y0, int y1, const std::vector<std::uint32_t>& row) {
@@ -56,25 +58,30 @@ void rasterLaneBands(const SpanStore& store, const PixelGrid& grid, const std::v
         if (band.y1 <= band.y0 || band.rank_slots.empty()) continue;
         coverage.reset(grid.width);
         store.accumulate(band.rank_slots.data(), static_cast<int>(band.rank_slots.size()), grid, coverage);
-        const float ranks = static_cast<float>(band.rank_slots.size());
+        const float scale = kShades * 1.02f / static_cast<float>(band.rank_slots.size());
+        const auto& table = shades();
         if (band.split_by_kind) {
             // One strip per kind, so overlapping compute and communication are both visible.
             const int height = band.y1 - band.y0;
             for (int k = 0; k < kKinds; ++k) {
                 const auto& c = coverage.per_kind[static_cast<size_t>(k)];
-                for (int x = 0; x < grid.width; ++x) row[static_cast<size_t>(x)] = shade(k, c[static_cast<size_t>(x)] / ranks);
+                const auto& kind_shades = table[static_cast<size_t>(k)];
+                for (int x = 0; x < grid.width; ++x) row[static_cast<size_t>(x)] = shade(kind_shades, c[static_cast<size_t>(x)], scale);
                 fillRows(pixels, stride, band.y0 + height * k / kKinds, band.y0 + height * (k + 1) / kKinds, row);
             }
             continue;
         }
+        const float* compute = coverage.per_kind[0].data();
+        const float* comm = coverage.per_kind[1].data();
+        const float* wait = coverage.per_kind[2].data();
         for (int x = 0; x < grid.width; ++x) {
-            int dominant = 0;
-            for (int k = 1; k < kKinds; ++k)
-                if (coverage.per_kind[static_cast<size_t>(k)][static_cast<size_t>(x)] >
-                    coverage.per_kind[static_cast<size_t>(dominant)][static_cast<size_t>(x)])
-                    dominant = k;
-            row[static_cast<size_t>(x)] =
-                shade(dominant, coverage.per_kind[static_cast<size_t>(dominant)][static_cast<size_t>(x)] / ranks);
+            int dominant = comm[x] > compute[x] ? 1 : 0;
+            float value = dominant ? comm[x] : compute[x];
+            if (wait[x] > value) {
+                dominant = 2;
+                value = wait[x];
+            }
+            row[static_cast<size_t>(x)] = shade(table[static_cast<size_t>(dominant)], value, scale);
         }
         fillRows(pixels, stride, band.y0, band.y1, row);
     }

@@ -15,8 +15,10 @@ constexpr double kRawSpanBudget = 2e6;
 constexpr int kLevels = 13;  // log2(kFinestBuckets) + 1
 static_assert(SpanStore::kFinestBuckets == 1 << (kLevels - 1));
 
-// Adds the part of [x0, x1) (in pixels) that falls in each pixel of [0, width).
-void addInterval(double x0, double x1, int width, float* out) {
+// Adds the part of [x0, x1) (in pixels) that falls in each pixel of [0, width): the partly covered end
+// pixels directly, the fully covered run between them as +1/-1 steps in `ramp` (integrated once per
+// band, so a long span costs as little as a short one). Without a ramp, the run is added pixel by pixel.
+void addInterval(double x0, double x1, int width, float* out, float* ramp) {
     if (x1 <= 0 || x0 >= width) return;
     x0 = std::max(x0, 0.0);
     x1 = std::min(x1, static_cast<double>(width));
@@ -27,8 +29,14 @@ void addInterval(double x0, double x1, int width, float* out) {
         return;
     }
     out[p0] += static_cast<float>(p0 + 1 - x0);
-    for (int p = p0 + 1; p < p1; ++p) out[p] += 1.0f;
     if (p1 < width) out[p1] += static_cast<float>(x1 - p1);
+    if (p0 + 1 >= p1) return;
+    if (ramp) {
+        ramp[p0 + 1] += 1.0f;
+        ramp[p1] -= 1.0f;
+    } else {
+        for (int p = p0 + 1; p < p1; ++p) out[p] += 1.0f;
+    }
 }
 
 }  // namespace
@@ -112,10 +120,10 @@ void SpanStore::finish() {
 void SpanStore::buildPyramid(Track& t) const {
     std::vector<float> fine(kFinestBuckets, 0.0f);
     for (size_t i = 0; i < t.size(); ++i)
-        addInterval(t.start[i] / m_bucket_s, (t.start[i] + t.duration[i]) / m_bucket_s, kFinestBuckets, fine.data());
+        addInterval(t.start[i] / m_bucket_s, (t.start[i] + t.duration[i]) / m_bucket_s, kFinestBuckets, fine.data(), nullptr);
     t.pyramid.assign(levelOffset(kLevels), 0);
     for (int b = 0; b < kFinestBuckets; ++b)
-        t.pyramid[static_cast<size_t>(b)] = static_cast<std::uint8_t>(std::lround(std::min(1.0f, fine[static_cast<size_t>(b)]) * 255));
+        t.pyramid[static_cast<size_t>(b)] = static_cast<std::uint8_t>(std::min(1.0f, fine[static_cast<size_t>(b)]) * 255 + 0.5f);
     for (int level = 1; level < kLevels; ++level) {
         const auto* below = t.pyramid.data() + levelOffset(level - 1);
         auto* here = t.pyramid.data() + levelOffset(level);
@@ -161,18 +169,22 @@ size_t SpanStore::firstVisible(const Track& t, double t0) const {
     return static_cast<size_t>(std::lower_bound(t.start.begin(), t.start.end(), t0 - t.max_duration) - t.start.begin());
 }
 
-void SpanStore::accumulateRaw(const Track& t, const PixelGrid& grid, float* out) const {
+void SpanStore::accumulateRaw(const Track& t, const PixelGrid& grid, float* out, float* ramp) const {
     const double t1 = grid.t0 + grid.pixel_s * grid.width;
     for (size_t i = firstVisible(t, grid.t0); i < t.size() && t.start[i] < t1; ++i)
         addInterval((t.start[i] - grid.t0) / grid.pixel_s, (t.start[i] + t.duration[i] - grid.t0) / grid.pixel_s,
-                    grid.width, out);
+                    grid.width, out, ramp);
 }
 
 void SpanStore::accumulate(const int* rank_slots, int slot_count, const PixelGrid& grid, BandCoverage& out) const {
     for (int kind = 0; kind < kKinds; ++kind) {
         float* pixels = out.per_kind[static_cast<size_t>(kind)].data();
         if (grid.level < 0) {
-            for (int i = 0; i < slot_count; ++i) accumulateRaw(track(rank_slots[i], kind), grid, pixels);
+            thread_local std::vector<float> ramp;
+            ramp.assign(static_cast<size_t>(grid.width) + 1, 0.0f);
+            for (int i = 0; i < slot_count; ++i) accumulateRaw(track(rank_slots[i], kind), grid, pixels, ramp.data());
+            float level = 0;
+            for (int p = 0; p < grid.width; ++p) pixels[p] += (level += ramp[static_cast<size_t>(p)]);
             continue;
         }
         // Sum the ranks' buckets first (a vectorisable byte sum), then spread the sums over the pixels once.

@@ -94,7 +94,7 @@ private:
     static size_t levelOffset(int level);
     static void sortTrack(Track& t);
     void buildPyramid(Track& t) const;
-    void accumulateRaw(const Track& t, const PixelGrid& grid, float* out) const;
+    void accumulateRaw(const Track& t, const PixelGrid& grid, float* out, float* ramp) const;
     size_t firstVisible(const Track& t, double t0) const;
 
     std::vector<RankInfo> m_ranks;
