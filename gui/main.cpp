@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "dtsim-gui: error: %s\n", qPrintable(window.lastError().replace(QLatin1Char('\n'), QLatin1Char(' '))));
             return 2;
         }
-        if (!window.screenshot(options.size).save(options.screenshot, "PNG")) {
+        if (!window.screenshot(options.size).save(options.screenshot, "PNG", 0)) {  // 0: smallest file
             std::fprintf(stderr, "dtsim-gui: error: %s: cannot write the screenshot\n", qPrintable(options.screenshot));
             return 1;
         }

@@ -24,7 +24,7 @@ scenario="$root/scenarios/resnet50-h100-ring.yaml"
 shot() {  # name, then dtsim-gui options
   local name=$1
   shift
-  QT_QPA_PLATFORM=offscreen "$bin/dtsim-gui" --db "$db" "$@" --size 1400x800 --screenshot "$images/$name.png"
+  QT_QPA_PLATFORM=offscreen "$bin/dtsim-gui" --db "$db" "$@" --size 1280x720 --screenshot "$images/$name.png"
   echo "wrote docs/images/$name.png ($(stat -c %s "$images/$name.png") bytes)"
 }
 shot gui-timeline --run 1 --view timeline

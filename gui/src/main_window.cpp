@@ -42,6 +42,7 @@ MainWindow::MainWindow(const QString& dtsim_executable, QWidget* parent)
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_table->verticalHeader()->hide();
+    m_table->setWordWrap(false);
     m_table->horizontalHeader()->setStretchLastSection(true);
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MainWindow::onSelectionChanged);
 
@@ -103,6 +104,7 @@ bool MainWindow::openDatabase(const QString& path) {
 void MainWindow::reloadRuns() {
     try {
         m_runs->setRuns(m_db ? m_db->list() : std::vector<RunListEntry>{});
+        m_table->resizeColumnsToContents();
     } catch (const std::exception& e) {
         showError(QString::fromStdString(e.what()));
     }

@@ -40,8 +40,11 @@ std::vector<ScalingSeries> scalingSeries(const std::vector<RunListEntry>& runs, 
         points.push_back({run.id, run.gpus, run.summary});
     }
     std::vector<ScalingSeries> series;
+    std::map<std::string, int> label_uses;
     for (const auto& family : order) {
         auto& s = by_family[family];
+        // Series of one strategy differ in another setting: number them so the legend tells them apart.
+        if (const int uses = ++label_uses[s.label]; uses > 1) s.label += " (variant " + std::to_string(uses) + ")";
         keepLatestPerGpuCount(s.predicted);
         keepLatestPerGpuCount(s.measured);
         series.push_back(std::move(s));

@@ -67,6 +67,7 @@ QChart* metricChart(const QString& title, const QString& y_title, const std::vec
     } else {
         auto* axis = new QValueAxis;
         axis->setRange(0, std::max(1.0, max_y) * 1.1);
+        axis->applyNiceNumbers();
         axis->setLabelFormat(QStringLiteral("%.0f"));
         y = axis;
     }
@@ -132,6 +133,7 @@ QChart* breakdownChart(const ScalingSeries& series) {
     auto* y = new QValueAxis;
     y->setTitleText(QStringLiteral("ms per iteration"));
     y->setRange(0, std::max(1e-3, max_total) * 1.1);
+    y->applyNiceNumbers();
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     bars->attachAxis(x);
