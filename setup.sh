@@ -48,6 +48,7 @@ demo() {
   echo
   echo "Outputs in out/: sweep JSON, runs database out/runs.db (build/bin/dtsim runs list),"
   echo "and a Chrome/Perfetto trace out/resnet50-h100-ring.trace.json (open it at https://ui.perfetto.dev)."
+  [ -x build/bin/dtsim-gui ] && echo "Browse the runs: build/bin/dtsim-gui --db out/runs.db"
 }
 
 run_tests() {

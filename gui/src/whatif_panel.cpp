@@ -13,6 +13,8 @@
 #include <QRegularExpression>
 #include <QSpinBox>
 #include <QVBoxLayout>
+#include <csignal>
+#include <unistd.h>
 
 namespace dtsim::gui {
 namespace {
@@ -85,6 +87,8 @@ WhatIfPanel::WhatIfPanel(const QString& dtsim_executable, QWidget* parent)
         const QString file = QFileDialog::getOpenFileName(this, tr("Scenario"), m_scenario->text(), tr("Scenarios (*.yaml *.yml)"));
         if (!file.isEmpty()) setScenarioFile(file);
     });
+    // Its own process group, so that Cancel also stops the simulations a sweep starts as its children.
+    m_process.setChildProcessModifier([] { ::setpgid(0, 0); });
     connect(m_run, &QPushButton::clicked, this, &WhatIfPanel::run);
     connect(m_cancel, &QPushButton::clicked, this, &WhatIfPanel::cancel);
     connect(&m_process, &QProcess::readyReadStandardError, this, &WhatIfPanel::onOutput);
@@ -152,6 +156,7 @@ void WhatIfPanel::run() {
 void WhatIfPanel::cancel() {
     if (!isRunning()) return;
     m_cancelled = true;
+    if (const auto pid = static_cast<pid_t>(m_process.processId()); pid > 0) ::kill(-pid, SIGKILL);
     m_process.kill();
 }
 
