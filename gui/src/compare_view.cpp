@@ -29,6 +29,10 @@ CompareView::CompareView(QWidget* parent)
     layout->addWidget(m_second_title);
     layout->addWidget(m_second, 1);
     layout->addWidget(table);
+    auto* totals = new QLabel(tr("Shift+drag on either timeline selects an area and shows its totals here"), this);
+    totals->setWordWrap(true);
+    layout->addWidget(totals);
+    for (auto* timeline : {m_first, m_second}) connect(timeline, &TimelineWidget::selectionChanged, totals, &QLabel::setText);
     // One time axis: whichever timeline moves, the other follows.
     connect(m_first, &TimelineWidget::visibleRangeChanged, m_second, &TimelineWidget::setVisibleRange);
     connect(m_second, &TimelineWidget::visibleRangeChanged, m_first, &TimelineWidget::setVisibleRange);
