@@ -115,6 +115,28 @@ void SpanStore::finish() {
         for (float d : t.duration) t.max_duration = std::max(t.max_duration, static_cast<double>(d));
         buildPyramid(t);
     }
+    buildGroupPyramids();
+}
+
+void SpanStore::buildGroupPyramids() {
+    const int groups = rankCount() / kGroupSize;
+    m_group_pyramids.assign(static_cast<size_t>(groups * kKinds), std::vector<std::uint16_t>(levelOffset(kLevels), 0));
+    for (int g = 0; g < groups; ++g)
+        for (int kind = 0; kind < kKinds; ++kind) {
+            auto& sum = m_group_pyramids[static_cast<size_t>(g * kKinds + kind)];
+            for (int slot = g * kGroupSize; slot < (g + 1) * kGroupSize; ++slot) {
+                const auto& pyramid = track(slot, kind).pyramid;
+                for (size_t b = 0; b < sum.size(); ++b) sum[b] = static_cast<std::uint16_t>(sum[b] + pyramid[b]);
+            }
+        }
+}
+
+bool SpanStore::isWholeGroup(const int* rank_slots, int count) const {
+    if (count < kGroupSize || rank_slots[0] % kGroupSize != 0 || rank_slots[0] / kGroupSize * kGroupSize + kGroupSize > rankCount())
+        return false;
+    for (int i = 1; i < kGroupSize; ++i)
+        if (rank_slots[i] != rank_slots[0] + i) return false;
+    return true;
 }
 
 void SpanStore::buildPyramid(Track& t) const {
@@ -166,7 +188,34 @@ PixelGrid SpanStore::grid(double t0, double t1, int width) const {
 }
 
 size_t SpanStore::firstVisible(const Track& t, double t0) const {
-    return static_cast<size_t>(std::lower_bound(t.start.begin(), t.start.end(), t0 - t.max_duration) - t.start.begin());
+    // lower_bound(start, t0 - max_duration), searched from where evenly spread spans would put it: a
+    // zoomed frame does this for every track, and a plain binary search misses the cache at each step.
+    const double target = t0 - t.max_duration;
+    const auto& start = t.start;
+    const size_t n = start.size();
+    if (n == 0 || target <= start.front()) return 0;
+    auto guess = static_cast<size_t>(std::clamp(target / m_end_s, 0.0, 1.0) * static_cast<double>(n - 1));
+    size_t low, high;  // start[low] < target <= start[high] (high == n: past the end)
+    if (start[guess] < target) {
+        low = guess;
+        size_t step = 1;
+        while (low + step < n && start[low + step] < target) {
+            low += step;
+            step *= 2;
+        }
+        high = std::min(n, low + step);
+    } else {
+        high = guess;
+        size_t step = 1;
+        while (high >= step && start[high - step] >= target) {
+            high -= step;
+            step *= 2;
+        }
+        low = high >= step ? high - step : 0;
+    }
+    return static_cast<size_t>(std::lower_bound(start.begin() + static_cast<std::ptrdiff_t>(low),
+                                                start.begin() + static_cast<std::ptrdiff_t>(high), target) -
+                               start.begin());
 }
 
 void SpanStore::accumulateRaw(const Track& t, const PixelGrid& grid, float* out, float* ramp) const {
@@ -192,9 +241,17 @@ void SpanStore::accumulate(const int* rank_slots, int slot_count, const PixelGri
         thread_local std::vector<std::uint32_t> sums;
         sums.assign(static_cast<size_t>(n), 0);
         const size_t offset = levelOffset(grid.level) + static_cast<size_t>(grid.first_bucket);
-        for (int i = 0; i < slot_count; ++i) {
+        for (int i = 0; i < slot_count;) {
+            if (isWholeGroup(rank_slots + i, slot_count - i)) {
+                const std::uint16_t* buckets =
+                    m_group_pyramids[static_cast<size_t>(rank_slots[i] / kGroupSize * kKinds + kind)].data() + offset;
+                for (int b = 0; b < n; ++b) sums[static_cast<size_t>(b)] += buckets[b];
+                i += kGroupSize;
+                continue;
+            }
             const std::uint8_t* buckets = track(rank_slots[i], kind).pyramid.data() + offset;
             for (int b = 0; b < n; ++b) sums[static_cast<size_t>(b)] += buckets[b];
+            ++i;
         }
         const double bucket_s = m_bucket_s * (1 << grid.level);
         if (bucket_s <= grid.pixel_s) {

@@ -53,6 +53,9 @@ struct BandCoverage {
 class SpanStore {
 public:
     static constexpr int kFinestBuckets = 4096;
+    /// Aligned runs of this many slots also have a summed pyramid, so a band of merged lanes reads one
+    /// group instead of each of its ranks (a frame of a large run is bound by these reads).
+    static constexpr int kGroupSize = 8;
 
     /// Ranks must be added before their spans; a rank is addressed by its slot (order of addition).
     int addRank(const RankInfo& rank);
@@ -95,10 +98,13 @@ private:
     static void sortTrack(Track& t);
     void buildPyramid(Track& t) const;
     void accumulateRaw(const Track& t, const PixelGrid& grid, float* out, float* ramp) const;
+    void buildGroupPyramids();
+    bool isWholeGroup(const int* rank_slots, int count) const;
     size_t firstVisible(const Track& t, double t0) const;
 
     std::vector<RankInfo> m_ranks;
     std::vector<Track> m_tracks;
+    std::vector<std::vector<std::uint16_t>> m_group_pyramids;  // per group and kind, levels as in Track
     std::vector<std::string> m_names;
     std::unordered_map<std::string, std::uint32_t> m_name_ids;
     double m_end_s = 0;

@@ -5,6 +5,7 @@
 #include <QPainter>
 #include <QToolTip>
 #include <QWheelEvent>
+#include <bit>
 #include <cmath>
 
 #include "dtsim/units.hpp"
@@ -100,7 +101,8 @@ int TimelineWidget::rowAtY(int y) const {
 std::vector<LaneBand> TimelineWidget::bands() const {
     std::vector<LaneBand> bands;
     const double h = rowHeight();
-    const size_t merge = h >= kMinBandHeight ? 1 : static_cast<size_t>(std::ceil(kMinBandHeight / h));
+    // Merged bands take a power of two of rows, so that they line up with the store's rank groups.
+    const size_t merge = h >= kMinBandHeight ? 1 : std::bit_ceil(static_cast<size_t>(std::ceil(kMinBandHeight / h)));
     for (size_t first = 0; first < m_rows.size(); first += merge) {
         const size_t last = std::min(m_rows.size(), first + merge);
         LaneBand band;

@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <numeric>
 
 #include "gui_fixtures.hpp"
@@ -100,4 +101,65 @@ TEST_CASE("gui::timeTicks: 1-2-5 steps in a fitting unit", "[gui]") {
     const auto fine = timeTicks(0.5, 0.5002, 1000, 100);
     REQUIRE(fine.size() >= 2);
     CHECK(fine[1].time_s - fine[0].time_s == Approx(20e-6));
+}
+
+TEST_CASE("gui::SpanStore: a band read through rank groups equals the sum of its ranks", "[gui]") {
+    const auto store = SpanStore::fromRun(test::syntheticRun(2, 8, RunKind::predicted, 1.0));
+    const auto grid = store.grid(0, store.endTime(), 100);
+    REQUIRE(grid.level >= 0);
+    std::vector<int> band(16);
+    std::iota(band.begin(), band.end(), 0);
+    BandCoverage grouped, single;
+    grouped.reset(grid.width);
+    single.reset(grid.width);
+    store.accumulate(band.data(), 16, grid, grouped);  // two whole groups
+    for (int slot : band) store.accumulate(&slot, 1, grid, single);  // one rank at a time
+    std::vector<int> unaligned(band.begin() + 1, band.end());  // no whole group
+    BandCoverage partial;
+    partial.reset(grid.width);
+    store.accumulate(unaligned.data(), 15, grid, partial);
+    for (size_t k = 0; k < 3; ++k) {
+        CAPTURE(k);
+        CHECK(sum(grouped.per_kind[k]) == Approx(sum(single.per_kind[k])).epsilon(1e-6));
+        CHECK(sum(grouped.per_kind[k]) > 0);
+        for (int x = 0; x < grid.width; ++x)
+            CHECK(grouped.per_kind[k][static_cast<size_t>(x)] == Approx(single.per_kind[k][static_cast<size_t>(x)]).epsilon(1e-5));
+    }
+    // Rank 0 never waits; the 15 others' compute is 15/16 of the whole.
+    CHECK(sum(partial.per_kind[0]) == Approx(sum(grouped.per_kind[0]) * 15 / 16).epsilon(1e-5));
+}
+
+TEST_CASE("gui::SpanStore: totals of uneven, overlapping spans match a brute-force sum", "[gui]") {
+    // Spans crowded at the start of the run, some long and overlapping: the search for the first
+    // visible span cannot rely on spans being evenly spread.
+    SpanStore store;
+    store.addRank({0, 0, "gpu 0"});
+    const auto name = store.intern("x");
+    std::vector<std::pair<double, double>> spans;
+    std::uint32_t seed = 12345;
+    auto next = [&seed] { return (seed = seed * 1664525u + 1013904223u) / 4294967296.0; };
+    for (int i = 0; i < 2000; ++i) {
+        const double start = std::pow(next(), 4) * 100;
+        const double end = start + (i % 97 == 0 ? 20 : 0.01 + next() * 0.1);
+        spans.emplace_back(start, end);
+        store.addSpan(0, Lane::comm, start, end, name, 0, i, 0);
+    }
+    store.finish();
+    for (int w = 0; w < 200; ++w) {
+        const double t0 = next() * 110 - 5;
+        const double t1 = t0 + next() * (w % 2 ? 1 : 30);
+        double expected = 0;
+        std::int64_t count = 0;
+        for (const auto& [s, e] : spans) {
+            const double overlap = std::min(e, t1) - std::max(s, t0);
+            if (overlap > 0) {
+                expected += overlap;
+                ++count;
+            }
+        }
+        const auto totals = store.totals({0}, t0, t1);
+        CAPTURE(t0, t1);
+        CHECK(totals.count[1] == count);
+        CHECK(totals.seconds[1] == Approx(expected).margin(1e-9));
+    }
 }
