@@ -29,5 +29,12 @@ value() { sed -n "s/^$1 //p" <<<"$result"; }
   echo "| zoomed in to 1 % | $(value frame_zoom1pct_wall_ms) ms | $(value frame_zoom1pct_cpu_ms) ms |"
   echo
   echo "CPU time is what the frame costs; wall time also counts the waits for a core on the shared machine."
+  echo
+  echo "How: per rank and kind, spans sorted by start with a coverage pyramid (4096 one-byte buckets, halved"
+  echo "level by level) plus summed pyramids per aligned 8-rank group. Zoomed out, a frame reads the coarsest"
+  echo "level whose buckets are at most a pixel wide, for bands of 2^k merged lanes (group sums where whole);"
+  echo "zoomed in, it reads the visible spans themselves, found by a galloping search and added as +1/-1 ramps."
+  echo "During development on this machine: 77 / 39 ms (wall, per-pixel span loops), 24 / 15 ms CPU (ramps,"
+  echo "-O3), then the figures above (group pyramids, galloping search)."
 } > "$out"
 cat "$out"
