@@ -1,4 +1,5 @@
 #include <QCheckBox>
+#include <QProcess>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -82,4 +83,35 @@ TEST_CASE("gui::WhatIfPanel: a what-if runs through the real CLI and its run app
         CHECK_FALSE(finished.at(0).at(0).toBool());
         CHECK(finished.at(0).at(1).toString() == QStringLiteral("cancelled"));
     }
+}
+
+TEST_CASE("gui::whatIfArguments: every knob gives a command line the real CLI accepts", "[gui]") {
+    TemporaryDirectory dir("dtsim-gui-knobs-cli");
+    WhatIfKnobs ring;
+    ring.nodes = 4;
+    ring.gpus_per_node = 2;
+    ring.nic_bandwidth = "50Gbps";
+    ring.strategy = "allreduce/tree";
+    ring.bucket = "50MB";
+    ring.compression = "int8";
+    ring.straggler_factor = 2;
+    WhatIfKnobs server;
+    server.strategy = "parameter-server";
+    server.servers = 2;
+    server.sync = "async";
+    server.nodes = 2;
+    for (const auto& knobs : {ring, server}) {
+        QStringList args;
+        for (const auto& a : whatIfArguments(knobs, kRingScenario.toStdString(), dir.file("runs.db"))) args << QString::fromStdString(a);
+        QProcess dtsim;
+        dtsim.start(QStringLiteral(DTSIM_EXECUTABLE), args);
+        REQUIRE(dtsim.waitForFinished(120000));
+        CAPTURE(args.join(QLatin1Char(' ')).toStdString(), dtsim.readAllStandardError().toStdString());
+        CHECK(dtsim.exitCode() == 0);
+    }
+    const auto runs = RunStore(dir.file("runs.db")).list();
+    REQUIRE(runs.size() == 2);
+    CHECK(runs[0].gpus == 8);
+    CHECK(runs[0].strategy.find("tree") != std::string::npos);
+    CHECK(runs[1].strategy.find("parameter-server") != std::string::npos);
 }
