@@ -1,5 +1,6 @@
 #include "run_database.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 namespace dtsim::gui {
@@ -16,7 +17,13 @@ RunDatabase::RunDatabase(const std::string& path) : m_path(path), m_store(existi
 }
 
 std::shared_ptr<const LoadedRun> RunDatabase::load(std::int64_t id) {
-    if (auto it = m_cache.find(id); it != m_cache.end()) return it->second;
+    auto cached = std::find_if(m_cache.begin(), m_cache.end(), [id](const auto& entry) { return entry.first == id; });
+    if (cached != m_cache.end()) {
+        auto loaded = cached->second;
+        m_cache.erase(cached);
+        m_cache.emplace_back(id, loaded);
+        return loaded;
+    }
     auto run = m_store.load(id);
     if (!run) return nullptr;
     auto loaded = std::make_shared<LoadedRun>();
@@ -24,7 +31,8 @@ std::shared_ptr<const LoadedRun> RunDatabase::load(std::int64_t id) {
     run->spans.clear();
     run->spans.shrink_to_fit();
     loaded->run = std::move(*run);
-    m_cache[id] = loaded;
+    if (m_cache.size() == kCachedRuns) m_cache.erase(m_cache.begin());
+    m_cache.emplace_back(id, loaded);
     return loaded;
 }
 

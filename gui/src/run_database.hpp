@@ -1,8 +1,7 @@
 #pragma once
 // The GUI's handle on a runs database: lists runs and loads one run's timeline into a span store
-// (cached, since switching views re-reads the same runs). Qt-free.
+// (the latest few cached, since switching views re-reads the same runs). Qt-free.
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,7 +32,8 @@ private:
     static const std::string& existing(const std::string& path);
     std::string m_path;
     RunStore m_store;
-    std::map<std::int64_t, std::shared_ptr<const LoadedRun>> m_cache;
+    static constexpr size_t kCachedRuns = 4;  // large runs take hundreds of MB: keep the latest few
+    std::vector<std::pair<std::int64_t, std::shared_ptr<const LoadedRun>>> m_cache;  // most recent last
 };
 
 }  // namespace dtsim::gui
