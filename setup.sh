@@ -13,6 +13,7 @@ PACKAGES=(
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libsqlite3-dev sqlite3
   libopenmpi-dev openmpi-bin libopenblas-dev iproute2
   catch2
+  qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev libqt6svg6-dev
   clang libclang-rt-14-dev
 )
 
@@ -47,6 +48,7 @@ demo() {
   echo
   echo "Outputs in out/: sweep JSON, runs database out/runs.db (build/bin/dtsim runs list),"
   echo "and a Chrome/Perfetto trace out/resnet50-h100-ring.trace.json (open it at https://ui.perfetto.dev)."
+  [ -x build/bin/dtsim-gui ] && echo "Browse the runs: build/bin/dtsim-gui --db out/runs.db"
 }
 
 run_tests() {

@@ -314,13 +314,15 @@ std::optional<Run> RunStore::load(std::int64_t id) const {
 
 std::vector<RunListEntry> RunStore::list() const {
     Statement query(db_,
-                    "SELECT id, kind, scenario_name, strategy, gpus, iteration_time_s, created_at FROM runs ORDER BY id",
+                    "SELECT id, kind, scenario_name, strategy, gpus, iteration_time_s, created_at, scenario_text, summary_json "
+                    "FROM runs ORDER BY id",
                     path_);
     std::vector<RunListEntry> entries;
     int rc;
     while ((rc = query.step()) == SQLITE_ROW)
         entries.push_back({query.int64(0), run_kind_from_string(query.text(1)), query.text(2), query.text(3),
-                           query.integer(4), query.real(5), query.text(6)});
+                           query.integer(4), query.real(5), query.text(6), query.text(7),
+                           summary_from_json(nlohmann::json::parse(query.text(8)))});
     if (rc != SQLITE_DONE) fail("cannot list runs");
     return entries;
 }

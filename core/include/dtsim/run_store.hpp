@@ -27,6 +27,8 @@ struct RunListEntry {
     int gpus = 0;
     double iteration_time_s = 0;
     std::string created_at;
+    std::string scenario_text;  // canonical YAML, for grouping runs into scaling series
+    RunSummary summary;
 };
 
 struct ProfileListEntry {

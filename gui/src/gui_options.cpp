@@ -1,0 +1,71 @@
+#include "gui_options.hpp"
+
+#include <QCommandLineParser>
+#include <QRegularExpression>
+
+namespace dtsim::gui {
+namespace {
+
+std::optional<qint64> runId(const QString& text) {
+    bool ok = false;
+    const qint64 id = text.toLongLong(&ok);
+    return ok && id > 0 ? std::optional<qint64>(id) : std::nullopt;
+}
+
+}  // namespace
+
+ParsedGuiOptions parseGuiOptions(const QStringList& arguments) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("dtsim-gui: browse runs, timelines, speedup curves; run what-ifs"));
+    const QCommandLineOption help(QStringList{"h", "help"}, QStringLiteral("Show this help"));
+    const QCommandLineOption db(QStringLiteral("db"), QStringLiteral("Runs database to open"), QStringLiteral("FILE"));
+    const QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Run to show"), QStringLiteral("ID"));
+    const QCommandLineOption compare(QStringLiteral("compare"), QStringLiteral("Second run, compared with --run"), QStringLiteral("ID2"));
+    const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("timeline, compare, speedup or whatif"), QStringLiteral("VIEW"));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Render offscreen into this PNG and exit"),
+                                        QStringLiteral("OUT.png"));
+    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Screenshot size (default 1600x900)"), QStringLiteral("WxH"));
+    const QCommandLineOption dtsim(QStringLiteral("dtsim"), QStringLiteral("The dtsim executable for what-ifs"), QStringLiteral("PATH"));
+    parser.addOptions({help, db, run, compare, view, screenshot, size, dtsim});
+
+    ParsedGuiOptions result;
+    auto fail = [&result](const QString& message) {
+        result.error = message;
+        return result;
+    };
+    if (!parser.parse(arguments)) return fail(parser.errorText());
+    if (!parser.positionalArguments().isEmpty())
+        return fail(QStringLiteral("unexpected argument '%1' (give the database with --db FILE)").arg(parser.positionalArguments().first()));
+    if (parser.isSet(help)) {
+        result.help = true;
+        result.help_text = parser.helpText();
+        return result;
+    }
+    auto& o = result.options;
+    o.database = parser.value(db);
+    o.screenshot = parser.value(screenshot);
+    o.dtsim_executable = parser.value(dtsim);
+    if (parser.isSet(run) && !(o.run = runId(parser.value(run))))
+        return fail(QStringLiteral("--run: expected a run id (a positive integer), got '%1'").arg(parser.value(run)));
+    if (parser.isSet(compare) && !(o.compare = runId(parser.value(compare))))
+        return fail(QStringLiteral("--compare: expected a run id (a positive integer), got '%1'").arg(parser.value(compare)));
+    if (o.compare && !o.run) return fail(QStringLiteral("--compare needs --run: the run to compare with"));
+    if (parser.isSet(view)) {
+        static const QStringList names{"timeline", "compare", "speedup", "whatif"};
+        const auto index = names.indexOf(parser.value(view));
+        if (index < 0) return fail(QStringLiteral("--view: expected one of timeline, compare, speedup, whatif, got '%1'").arg(parser.value(view)));
+        o.view = static_cast<ViewKind>(index);
+    }
+    if (o.view == ViewKind::compare && !o.compare) return fail(QStringLiteral("--view compare needs --run ID and --compare ID2"));
+    if (parser.isSet(size)) {
+        static const QRegularExpression form(QStringLiteral(R"(^(\d{2,5})x(\d{2,5})$)"));
+        const auto match = form.match(parser.value(size));
+        if (!match.hasMatch()) return fail(QStringLiteral("--size: expected WIDTHxHEIGHT such as 1600x900, got '%1'").arg(parser.value(size)));
+        o.size = QSize(match.captured(1).toInt(), match.captured(2).toInt());
+    }
+    if (!o.screenshot.isEmpty() && (o.database.isEmpty() || !o.run))
+        return fail(QStringLiteral("--screenshot needs --db FILE and --run ID"));
+    return result;
+}
+
+}  // namespace dtsim::gui

@@ -1,0 +1,34 @@
+#pragma once
+// Which rows the timeline shows: ranks grouped by node, a collapsed node as one merged row, and a
+// regular-expression filter on the rank labels ("gpu 3", "server 0") and node names ("node 2").
+#include <QRegularExpression>
+#include <QString>
+#include <set>
+#include <vector>
+
+namespace dtsim::gui {
+
+class SpanStore;
+
+struct LaneRow {
+    QString label;
+    int node = 0;
+    bool collapsed_node = false;  // the merged row of a collapsed node
+    std::vector<int> rank_slots;  // span store slots drawn in this row
+};
+
+class LaneLayout {
+public:
+    /// An invalid expression keeps the previous filter and returns false.
+    bool setFilter(const QString& pattern);
+    void toggleNode(int node);
+    void setCollapsedNodes(std::set<int> nodes) { m_collapsed = std::move(nodes); }
+    const std::set<int>& collapsedNodes() const { return m_collapsed; }
+    std::vector<LaneRow> rows(const SpanStore& store) const;
+
+private:
+    QRegularExpression m_filter;
+    std::set<int> m_collapsed;
+};
+
+}  // namespace dtsim::gui

@@ -1,0 +1,194 @@
+#include "speedup_view.hpp"
+
+#include <QGridLayout>
+#include <QLabel>
+#include <QtCharts/QBarCategoryAxis>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QLogValueAxis>
+#include <QtCharts/QScatterSeries>
+#include <QtCharts/QStackedBarSeries>
+#include <QtCharts/QValueAxis>
+#include <algorithm>
+#include <functional>
+
+#include "kind_palette.hpp"
+
+namespace dtsim::gui {
+namespace {
+
+using Metric = std::function<double(const RunSummary&)>;
+
+const QList<QColor>& seriesColours() {
+    static const QList<QColor> colours{QColor(0x0072B2), QColor(0xD55E00), QColor(0x009E73), QColor(0xCC79A7), QColor(0x56B4E9),
+                                       QColor(0xE69F00)};
+    return colours;
+}
+
+QLogValueAxis* gpuAxis(int max_gpus) {
+    auto* axis = new QLogValueAxis;
+    axis->setBase(2);
+    axis->setLabelFormat(QStringLiteral("%g"));
+    axis->setTitleText(QStringLiteral("GPUs"));
+    axis->setRange(0.8, std::max(2, max_gpus) * 1.25);
+    axis->setMinorTickCount(0);
+    return axis;
+}
+
+void attach(QChart* chart, QAbstractSeries* series, QAbstractAxis* x, QAbstractAxis* y) {
+    chart->addSeries(series);
+    series->attachAxis(x);
+    series->attachAxis(y);
+}
+
+// One chart of `metric` against GPUs: a line per predicted series, markers for measured runs.
+QChart* metricChart(const QString& title, const QString& y_title, const std::vector<ScalingSeries>& series, const Metric& metric,
+                    bool log_y, const Metric& ideal) {
+    auto* chart = new QChart;
+    chart->setTitle(title);
+    int max_gpus = 1;
+    double max_y = 0;
+    for (const auto& s : series)
+        for (const auto* points : {&s.predicted, &s.measured})
+            for (const auto& p : *points) {
+                max_gpus = std::max(max_gpus, p.gpus);
+                max_y = std::max(max_y, metric(p.summary));
+            }
+    auto* x = gpuAxis(max_gpus);
+    QAbstractAxis* y;
+    if (log_y) {
+        auto* axis = new QLogValueAxis;
+        axis->setBase(2);
+        axis->setLabelFormat(QStringLiteral("%g"));
+        axis->setRange(0.8, std::max(2.0, std::max(max_y, static_cast<double>(max_gpus))) * 1.25);
+        axis->setMinorTickCount(0);
+        y = axis;
+    } else {
+        auto* axis = new QValueAxis;
+        axis->setRange(0, std::max(1.0, max_y) * 1.1);
+        axis->applyNiceNumbers();
+        axis->setLabelFormat(QStringLiteral("%.0f"));
+        y = axis;
+    }
+    y->setTitleText(y_title);
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    auto* ideal_line = new QLineSeries;
+    ideal_line->setName(QStringLiteral("ideal"));
+    ideal_line->setPen(QPen(Qt::gray, 1.5, Qt::DashLine));
+    for (int g = 1; g <= max_gpus; g *= 2) ideal_line->append(g, ideal(RunSummary{.gpus = g}));
+    attach(chart, ideal_line, x, y);
+    for (size_t i = 0; i < series.size(); ++i) {
+        const QColor colour = seriesColours()[static_cast<qsizetype>(i) % seriesColours().size()];
+        const QString name = QString::fromStdString(series[i].label);
+        if (!series[i].predicted.empty()) {
+            auto* line = new QLineSeries;
+            line->setName(name + QStringLiteral(" (predicted)"));
+            line->setPen(QPen(colour, 2));
+            line->setPointsVisible(true);
+            for (const auto& p : series[i].predicted) line->append(p.gpus, metric(p.summary));
+            attach(chart, line, x, y);
+        }
+        if (!series[i].measured.empty()) {
+            auto* markers = new QScatterSeries;
+            markers->setName(name + QStringLiteral(" (measured)"));
+            markers->setColor(colour);
+            markers->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+            markers->setMarkerSize(11);
+            for (const auto& p : series[i].measured) markers->append(p.gpus, metric(p.summary));
+            attach(chart, markers, x, y);
+        }
+    }
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    return chart;
+}
+
+// Per point of one series: compute, exposed communication and wait per iteration, stacked.
+QChart* breakdownChart(const ScalingSeries& series) {
+    auto* chart = new QChart;
+    chart->setTitle(QStringLiteral("Iteration time breakdown — %1").arg(QString::fromStdString(series.label)));
+    const auto& points = series.predicted.empty() ? series.measured : series.predicted;
+    const std::array<Metric, 3> parts{[](const RunSummary& s) { return s.compute_time_s; },
+                                      [](const RunSummary& s) { return s.exposed_comm_time_s; },
+                                      [](const RunSummary& s) { return s.wait_time_s; }};
+    const std::array<QString, 3> names{QStringLiteral("compute"), QStringLiteral("exposed communication"), QStringLiteral("wait")};
+    auto* bars = new QStackedBarSeries;
+    QStringList categories;
+    double max_total = 0;
+    for (const auto& p : points) {
+        categories << QString::number(p.gpus);
+        max_total = std::max(max_total, (p.summary.compute_time_s + p.summary.exposed_comm_time_s + p.summary.wait_time_s) * 1e3);
+    }
+    for (size_t k = 0; k < parts.size(); ++k) {
+        auto* set = new QBarSet(names[k]);
+        set->setColor(QColor::fromRgb(kKindRgb[k]));
+        for (const auto& p : points) set->append(parts[k](p.summary) * 1e3);
+        bars->append(set);
+    }
+    chart->addSeries(bars);
+    auto* x = new QBarCategoryAxis;
+    x->append(categories);
+    x->setTitleText(QStringLiteral("GPUs"));
+    auto* y = new QValueAxis;
+    y->setTitleText(QStringLiteral("ms per iteration"));
+    y->setRange(0, std::max(1e-3, max_total) * 1.1);
+    y->applyNiceNumbers();
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    bars->attachAxis(x);
+    bars->attachAxis(y);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    return chart;
+}
+
+QChartView* chartView(QWidget* parent) {
+    auto* view = new QChartView(parent);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumSize(300, 240);
+    return view;
+}
+
+void replaceChart(QChartView* view, QChart* chart) {
+    QChart* old = view->chart();
+    view->setChart(chart);
+    delete old;
+}
+
+}  // namespace
+
+SpeedupView::SpeedupView(QWidget* parent)
+    : QWidget(parent), m_title(new QLabel(this)), m_speedup(chartView(this)), m_efficiency(chartView(this)),
+      m_breakdown(chartView(this)) {
+    auto* layout = new QGridLayout(this);
+    layout->addWidget(m_title, 0, 0, 1, 2);
+    layout->addWidget(m_speedup, 1, 0);
+    layout->addWidget(m_efficiency, 1, 1);
+    layout->addWidget(m_breakdown, 2, 0, 1, 2);
+    layout->setRowStretch(1, 3);
+    layout->setRowStretch(2, 2);
+    clear();
+}
+
+void SpeedupView::clear() {
+    m_title->setText(tr("Select a run: its scenario's scaling series appear here"));
+    replaceChart(m_speedup, new QChart);
+    replaceChart(m_efficiency, new QChart);
+    replaceChart(m_breakdown, new QChart);
+}
+
+void SpeedupView::showScenario(const std::vector<RunListEntry>& runs, const RunListEntry& selected) {
+    const auto series = scalingSeries(runs, selected.scenario_name);
+    m_title->setText(tr("Scaling of %1: %2 series (lines: predicted, squares: measured)")
+                         .arg(QString::fromStdString(selected.scenario_name))
+                         .arg(series.size()));
+    replaceChart(m_speedup, metricChart(tr("Speedup"), tr("speedup"), series, [](const RunSummary& s) { return s.speedup; }, true,
+                                        [](const RunSummary& s) { return static_cast<double>(s.gpus); }));
+    replaceChart(m_efficiency,
+                 metricChart(tr("Scaling efficiency"), tr("efficiency (%)"), series,
+                             [](const RunSummary& s) { return s.scaling_efficiency * 100; }, false, [](const RunSummary&) { return 100.0; }));
+    const auto own = std::find_if(series.begin(), series.end(), [&](const ScalingSeries& s) { return s.contains(selected.id); });
+    replaceChart(m_breakdown, own == series.end() ? new QChart : breakdownChart(*own));
+}
+
+}  // namespace dtsim::gui

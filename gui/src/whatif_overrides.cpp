@@ -1,0 +1,64 @@
+#include "whatif_overrides.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+namespace dtsim::gui {
+namespace {
+
+// "cluster.nic.bandwidth=X" only works when `nic:` is a mapping; a preset name needs the mapping form.
+std::string nicOverride(const std::string& bandwidth, const std::string& scenario_file) {
+    try {
+        const auto nic = YAML::LoadFile(scenario_file)["cluster"]["nic"];
+        if (nic && nic.IsScalar()) return "cluster.nic={preset: " + nic.as<std::string>() + ", bandwidth: " + bandwidth + "}";
+    } catch (const YAML::Exception&) {
+        // dtsim itself reports an unreadable scenario, with file and line
+    }
+    return "cluster.nic.bandwidth=" + bandwidth;
+}
+
+std::string strategyMap(const WhatIfKnobs& k) {
+    const auto slash = k.strategy->find('/');
+    std::string map = "{kind: " + k.strategy->substr(0, slash);
+    if (slash != std::string::npos) map += ", algorithm: " + k.strategy->substr(slash + 1);
+    const bool server = k.strategy->rfind("parameter-server", 0) == 0;
+    if (server && k.servers) map += ", servers: " + std::to_string(*k.servers);
+    if (server && k.sync) map += ", sync: " + *k.sync;
+    if (k.bucket) map += ", bucket: " + *k.bucket;
+    return map + "}";
+}
+
+}  // namespace
+
+std::vector<std::string> whatIfOverrides(const WhatIfKnobs& k, const std::string& scenario_file) {
+    std::vector<std::string> out;
+    if (k.nodes && k.sweep_nodes.empty()) out.push_back("cluster.nodes=" + std::to_string(*k.nodes));
+    if (k.gpus_per_node) out.push_back("cluster.gpus_per_node=" + std::to_string(*k.gpus_per_node));
+    if (k.nic_bandwidth) out.push_back(nicOverride(*k.nic_bandwidth, scenario_file));
+    if (k.strategy) {
+        // A new kind replaces the whole strategy: keys of the old kind would not be valid for it.
+        out.push_back("training.strategy=" + strategyMap(k));
+    } else {
+        if (k.servers) out.push_back("training.strategy.servers=" + std::to_string(*k.servers));
+        if (k.sync) out.push_back("training.strategy.sync=" + *k.sync);
+        if (k.bucket) out.push_back("training.strategy.bucket=" + *k.bucket);
+    }
+    if (k.compression) out.push_back("training.compression={kind: " + *k.compression + "}");
+    if (k.straggler_factor)
+        out.push_back("training.stragglers={slowdown: [{ranks: [0], factor: " + std::to_string(*k.straggler_factor) + "}]}");
+    return out;
+}
+
+std::vector<std::string> whatIfArguments(const WhatIfKnobs& knobs, const std::string& scenario_file, const std::string& db_path) {
+    std::vector<std::string> args{knobs.sweep_nodes.empty() ? "simulate" : "sweep", scenario_file, "--db", db_path};
+    if (knobs.sweep_nodes.empty()) {
+        args.push_back("--quiet");
+    } else {
+        std::string values;
+        for (int n : knobs.sweep_nodes) values += (values.empty() ? "" : ",") + std::to_string(n);
+        args.insert(args.end(), {"--vary", "cluster.nodes=" + values});
+    }
+    for (const auto& o : whatIfOverrides(knobs, scenario_file)) args.insert(args.end(), {"--set", o});
+    return args;
+}
+
+}  // namespace dtsim::gui

@@ -1,0 +1,29 @@
+#pragma once
+// The what-if panel's knobs as `dtsim simulate --set` overrides (and `dtsim sweep --vary` values). Only
+// the knobs a user turned on become overrides; everything else stays as the scenario file says. Qt-free.
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dtsim::gui {
+
+struct WhatIfKnobs {
+    std::optional<int> nodes;
+    std::optional<int> gpus_per_node;
+    std::optional<std::string> nic_bandwidth;  // "200Gbps"
+    std::optional<std::string> strategy;       // "allreduce/ring", ..., "parameter-server"
+    std::optional<int> servers;
+    std::optional<std::string> sync;           // sync | async | ssp
+    std::optional<std::string> compression;    // none | fp16 | int8 | topk | powersgd
+    std::optional<double> straggler_factor;    // rank 0 runs this many times slower
+    std::optional<std::string> bucket;         // "25MB"
+    std::vector<int> sweep_nodes;              // non-empty: a sweep over cluster.nodes
+};
+
+/// `scenario_file` is read to see whether its NIC is a preset name (then the override names the preset too).
+std::vector<std::string> whatIfOverrides(const WhatIfKnobs& knobs, const std::string& scenario_file);
+
+/// The command-line arguments of the dtsim child process that runs the what-if into `db_path`.
+std::vector<std::string> whatIfArguments(const WhatIfKnobs& knobs, const std::string& scenario_file, const std::string& db_path);
+
+}  // namespace dtsim::gui

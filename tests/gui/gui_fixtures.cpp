@@ -1,0 +1,60 @@
+#include "gui_fixtures.hpp"
+
+#include "dtsim/run_store.hpp"
+
+namespace dtsim::gui::test {
+namespace {
+
+std::string scenarioText(int nodes, int gpus_per_node, const std::string& strategy) {
+    return "name: synthetic\ncluster:\n  nodes: " + std::to_string(nodes) + "\n  gpus_per_node: " + std::to_string(gpus_per_node) +
+           "\n  nic: ib-ndr\ntraining:\n  strategy: {kind: " + strategy + "}\n";
+}
+
+}  // namespace
+
+Run syntheticRun(int nodes, int gpus_per_node, RunKind kind, double slowdown) {
+    Run run;
+    run.kind = kind;
+    run.scenario_name = "synthetic";
+    run.strategy = "allreduce/ring";
+    run.scenario_text = scenarioText(nodes, gpus_per_node, "allreduce");
+    const int gpus = nodes * gpus_per_node;
+    const double iteration = 16 * kUnit * slowdown;
+    run.summary.gpus = gpus;
+    run.summary.nodes = nodes;
+    run.summary.gpus_per_node = gpus_per_node;
+    run.summary.iteration_time_s = iteration;
+    run.summary.compute_time_s = 10 * kUnit * slowdown;
+    run.summary.comm_time_s = 6 * kUnit * slowdown;
+    run.summary.exposed_comm_time_s = 4 * kUnit * slowdown;
+    run.summary.wait_time_s = 1 * kUnit * slowdown;
+    run.summary.speedup = gpus * 0.9 / slowdown;
+    run.summary.scaling_efficiency = 0.9 / slowdown;
+    for (int r = 0; r < gpus; ++r) {
+        run.ranks.push_back({r, r / gpus_per_node, "gpu " + std::to_string(r)});
+        for (int it = 0; it < kIterations; ++it) {
+            const double t = it * iteration;
+            auto at = [&](double units) { return t + units * kUnit * slowdown; };
+            run.spans.push_back({r, Lane::compute, "forward", it, 0, at(0), at(4), 0});
+            run.spans.push_back({r, Lane::compute, "backward", it, 0, at(4), at(10), 0});
+            run.spans.push_back({r, Lane::comm, "allreduce", it, 0, at(8), at(14), kBucketBytes});
+            if (r % 2 == 1) run.spans.push_back({r, Lane::wait, "wait", it, 0, at(14), at(16), 0});
+        }
+    }
+    for (int it = 0; it < kIterations; ++it) run.iterations.push_back({it, iteration});
+    return run;
+}
+
+void writeTestDatabase(const std::string& path) {
+    RunStore store(path);
+    auto predicted = syntheticRun(2, 2, RunKind::predicted);
+    auto measured = syntheticRun(2, 2, RunKind::measured, 1.25);
+    auto small = syntheticRun(1, 2, RunKind::predicted);
+    auto large = syntheticRun(4, 2, RunKind::predicted);
+    auto other = syntheticRun(2, 2, RunKind::predicted, 1.5);
+    other.strategy = "parameter-server/sync x2";
+    other.scenario_text = scenarioText(2, 2, "parameter-server");
+    for (Run* run : {&predicted, &measured, &small, &large, &other}) store.append(*run);
+}
+
+}  // namespace dtsim::gui::test

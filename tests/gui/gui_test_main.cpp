@@ -1,0 +1,11 @@
+// The GUI tests' main: a QApplication on the offscreen platform (set before it exists, so that test
+// discovery at build time works without a display), then Catch2.
+#define CATCH_CONFIG_RUNNER
+#include <QApplication>
+#include <catch2/catch.hpp>
+
+int main(int argc, char** argv) {
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    return Catch::Session().run(argc, argv);
+}

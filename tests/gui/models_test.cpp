@@ -1,0 +1,76 @@
+#include <QAbstractItemModelTester>
+#include <QSortFilterProxyModel>
+#include <catch2/catch.hpp>
+
+#include "dtsim/run_store.hpp"
+#include "dtsim/temporary_directory.hpp"
+#include "gui_fixtures.hpp"
+#include "phase_error_model.hpp"
+#include "run_list_model.hpp"
+#include "scaling_series.hpp"
+
+using namespace dtsim;
+using namespace dtsim::gui;
+
+namespace {
+
+std::vector<RunListEntry> testRuns() {
+    TemporaryDirectory dir("dtsim-gui-models");
+    test::writeTestDatabase(dir.file("runs.db"));
+    return RunStore(dir.file("runs.db")).list();
+}
+
+}  // namespace
+
+TEST_CASE("gui::RunListModel: passes the model tester, sorts numbers as numbers and filters", "[gui]") {
+    RunListModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QSortFilterProxyModel proxy;
+    QAbstractItemModelTester proxy_tester(&proxy, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    proxy.setSourceModel(&model);
+    proxy.setSortRole(RunListModel::SortRole);
+    proxy.setFilterKeyColumn(-1);
+    model.setRuns(testRuns());
+    REQUIRE(model.rowCount() == 5);
+    CHECK(model.data(model.index(3, RunListModel::Gpus)).toInt() == 8);
+    CHECK(model.data(model.index(1, RunListModel::Kind)).toString() == QStringLiteral("measured"));
+    CHECK(model.data(model.index(4, RunListModel::Strategy)).toString() == QStringLiteral("parameter-server/sync x2"));
+    CHECK(model.headerData(RunListModel::IterationTime, Qt::Horizontal).toString() == QStringLiteral("iteration"));
+    proxy.sort(RunListModel::IterationTime, Qt::DescendingOrder);
+    CHECK(proxy.data(proxy.index(0, RunListModel::Id)).toLongLong() == 5);  // the 1.5x slower run
+    proxy.setFilterFixedString(QStringLiteral("measured"));
+    REQUIRE(proxy.rowCount() == 1);
+    CHECK(proxy.data(proxy.index(0, RunListModel::Id)).toLongLong() == 2);
+    CHECK(model.rowOfId(4) == 3);
+    CHECK(model.rowOfId(99) == -1);
+}
+
+TEST_CASE("gui::PhaseErrorModel: passes the model tester and shows the relative error per phase", "[gui]") {
+    PhaseErrorModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    const auto predicted = test::syntheticRun(2, 2, RunKind::predicted);
+    const auto measured = test::syntheticRun(2, 2, RunKind::measured, 1.25);
+    model.setComparison(compare_phases(predicted.summary, measured.summary), QStringLiteral("A"), QStringLiteral("B"));
+    REQUIRE(model.rowCount() == 5);
+    for (int row = 0; row < 5; ++row) CHECK(model.data(model.index(row, PhaseErrorModel::Error)).toString() == QStringLiteral("-20.0 %"));
+    CHECK(model.data(model.index(0, PhaseErrorModel::Phase)).toString() == QStringLiteral("iteration"));
+    CHECK(model.headerData(PhaseErrorModel::Second, Qt::Horizontal).toString() == QStringLiteral("B"));
+    model.setComparison({}, {}, {});
+    CHECK(model.rowCount() == 0);
+}
+
+TEST_CASE("gui::scalingSeries: runs differing only in cluster size form one series", "[gui]") {
+    const auto series = scalingSeries(testRuns(), "synthetic");
+    REQUIRE(series.size() == 2);
+    CHECK(series[0].label == "allreduce/ring");
+    REQUIRE(series[0].predicted.size() == 3);
+    CHECK(series[0].predicted[0].gpus == 2);
+    CHECK(series[0].predicted[1].run_id == 1);
+    CHECK(series[0].predicted[2].gpus == 8);
+    REQUIRE(series[0].measured.size() == 1);
+    CHECK(series[0].measured[0].run_id == 2);
+    CHECK(series[1].label == "parameter-server/sync x2");
+    CHECK(series[1].contains(5));
+    CHECK_FALSE(series[1].contains(1));
+    CHECK(scalingSeries(testRuns(), "no such scenario").empty());
+}
