@@ -328,7 +328,7 @@ StrategySpec read_strategy(const ConfigNode& training, const ClusterSpec& cluste
     StrategySpec strategy;
     const auto kind = node.choice("kind", {"allreduce", "parameter-server"});
     if (kind == "allreduce") {
-        node.require_map_with_keys({"kind", "algorithm", "bucket", "overlap"});
+        node.require_map_with_keys({"kind", "algorithm", "bucket", "overlap", "backup_workers"});
         strategy.kind = StrategyKind::allreduce;
         if (node.has("algorithm")) {
             const auto name = node.choice("algorithm", kAllReduceAlgorithms);
@@ -337,7 +337,8 @@ StrategySpec read_strategy(const ConfigNode& training, const ClusterSpec& cluste
         }
     } else {
         node.require_map_with_keys(
-            {"kind", "servers", "placement", "sync", "staleness", "sharding", "bucket", "overlap", "aggregation_bandwidth"});
+            {"kind", "servers", "placement", "sync", "staleness", "sharding", "bucket", "overlap", "aggregation_bandwidth",
+             "backup_workers"});
         strategy.kind = StrategyKind::parameter_server;
         strategy.servers = static_cast<int>(node.has("servers") ? node.integer("servers", 1, 4096) : 1);
         if (node.has("placement"))
@@ -373,7 +374,34 @@ StrategySpec read_strategy(const ConfigNode& training, const ClusterSpec& cluste
         if (strategy.bucket_bytes <= 0) node.fail("bucket", "must be a positive size such as 25MB");
     }
     if (node.has("overlap")) strategy.overlap = node.boolean("overlap");
+    if (node.has("backup_workers")) {
+        strategy.backup_workers = static_cast<int>(node.integer("backup_workers", 0, cluster.gpus() - 1));
+        if (strategy.kind == StrategyKind::parameter_server && strategy.sync != SyncMode::sync)
+            node.fail("backup_workers", "applies to synchronous training only (sync: sync)");
+        if (strategy.algorithm == AllReduceAlgorithm::hierarchical && strategy.kind == StrategyKind::allreduce)
+            node.fail("backup_workers", "needs a flat all-reduce (ring, tree, halving-doubling or direct), not hierarchical");
+    }
     return strategy;
+}
+
+// Checks that need the strategy, the fidelity and the faults together.
+void check_fault_tolerance(const ConfigNode& node, const TrainingSpec& training, const ClusterSpec& cluster) {
+    const auto& strategy = training.strategy;
+    const bool per_node_endpoints = training.fidelity == Fidelity::flow && cluster.gpus_per_node > 1;
+    if (strategy.kind == StrategyKind::parameter_server && strategy.backup_workers > 0 && per_node_endpoints)
+        node.child("strategy").fail("backup_workers",
+                                    "with a parameter server needs fidelity: step or one GPU per node (in flow fidelity a "
+                                    "node's GPUs push as one)");
+    const auto& failure = training.stragglers.node_failure;
+    if (!failure.any() || failure.recovery != Recovery::drop) return;
+    const auto where = node.child("stragglers").child("node_failure");
+    if (strategy.kind == StrategyKind::allreduce && strategy.algorithm == AllReduceAlgorithm::hierarchical)
+        where.fail("recovery", "drop needs a flat all-reduce (ring, tree, halving-doubling or direct), not hierarchical");
+    if (strategy.kind == StrategyKind::parameter_server && strategy.placement == ServerPlacement::colocated &&
+        failure.node < strategy.servers)
+        where.fail("node", "hosts colocated parameter server " + std::to_string(failure.node) + "; drop cannot go on without it");
+    if (cluster.gpus() - cluster.gpus_per_node <= strategy.backup_workers)
+        where.fail("recovery", "drop would leave no more workers than strategy.backup_workers");
 }
 
 TrainingSpec read_training(const ConfigNode& doc, const ClusterSpec& cluster, Precision precision) {
@@ -385,6 +413,7 @@ TrainingSpec read_training(const ConfigNode& doc, const ClusterSpec& cluster, Pr
     if (node.has("fidelity")) training.fidelity = node.choice("fidelity", {"step", "flow"}) == "step" ? Fidelity::step : Fidelity::flow;
     if (node.has("stragglers")) training.stragglers = read_stragglers(node.child("stragglers"), cluster);
     if (node.has("compression")) training.compression = read_compression(node.child("compression"), precision);
+    check_fault_tolerance(node, training, cluster);
     return training;
 }
 

@@ -110,6 +110,9 @@ RunSummary summarize(const Scenario& scenario, const std::vector<Span>& spans, c
     s.wait_share = s.iteration_time_s > 0 ? s.wait_time_s / s.iteration_time_s : 0;
     add_staleness(s, observed.staleness);
     s.server_link_utilisation = server_link_utilisation(scenario, spans, first_measured, measured_time);
+    s.lost_work_s = observed.lost_work_s;
+    s.restart_s = observed.restart_s;
+    s.checkpoint_s = observed.checkpoint_s;
     return s;
 }
 

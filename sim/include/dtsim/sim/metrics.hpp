@@ -15,6 +15,9 @@ double single_gpu_iteration_time_s(const ModelSpec& model);
 struct Observations {
     std::vector<std::vector<double>> rank_iteration_ends;  // [worker][iteration]; empty: not recorded
     std::vector<double> staleness;                         // version gaps of the gradients applied (PS async/ssp)
+    double lost_work_s = 0;                                // node failure, per worker (see RunSummary)
+    double restart_s = 0;
+    double checkpoint_s = 0;
 };
 
 /// `iteration_ends` are the times the slowest worker finished each iteration. Only the iterations after
