@@ -51,12 +51,17 @@ double recovery_point_s(const SimulationContext& ctx, int rank, int from_iterati
     return from_iteration == ctx.faults.completed[r] ? ctx.faults.completed_at_s[r] : ctx.recorder.end_of(rank, from_iteration - 1);
 }
 
+// Not a daemon: the simulation ends when the last non-daemon actor does, and the failure kills every
+// training actor before it spawns the next epoch's.
 void node_failure_actor(SimulationContext* ctx, std::function<void()> spawn_training) {
-    sg4::Actor::self()->daemonize();
     const auto& failure = ctx->scenario.training.stragglers.node_failure;
     wait_until(failure.at_s);
     const double now = sg4::Engine::get_clock();
     auto& cohort = ctx->cohort;
+    const int iterations = ctx->scenario.training.iterations;
+    if (std::all_of(cohort.ranks.begin(), cohort.ranks.end(),
+                    [&](int rank) { return ctx->faults.completed[static_cast<size_t>(rank)] == iterations; }))
+        return;  // training was over
     cohort.stopping = true;
     for (auto& actor : cohort.actors) actor->kill();
     cohort.actors.clear();

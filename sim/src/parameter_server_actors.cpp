@@ -79,6 +79,12 @@ private:
 };
 
 struct Server {
+    struct InFlight {
+        sg4::CommPtr comm;
+        int iteration;
+        int bucket;
+        double bytes;
+    };
     struct Reply {
         int bucket;
         int iteration;
@@ -91,6 +97,9 @@ struct Server {
     std::vector<long long> version;  // per bucket: rounds (sync) or applied gradients (async/ssp)
     sg4::SemaphorePtr ready = sg4::Semaphore::create(0);
     std::deque<Reply> queue;  // for the sender
+    // The sender's replies not yet recorded. Held here rather than on the sender's stack: when a node
+    // failure kills the sender, they outlive it until the failure has ended them.
+    std::vector<InFlight> in_flight;
 };
 
 class ParameterServers {
@@ -174,6 +183,8 @@ public:
         server.queue.push_back({bucket, iteration, -1, done});
         server.ready->release();
     }
+
+    std::vector<Server::InFlight>& sends_in_flight(int p) { return servers_[static_cast<size_t>(p)].in_flight; }
 
     Server::Reply next_reply(int p) {
         auto& server = servers_[static_cast<size_t>(p)];
@@ -321,13 +332,7 @@ void worker_actor(SimulationContext* ctx, std::shared_ptr<ParameterServers> ps, 
 void server_sender_actor(SimulationContext* ctx, std::shared_ptr<ParameterServers> ps, int server, int slot) {
     const int server_rank = ctx->workers + server;
     auto& state = ctx->state(slot);
-    struct InFlight {
-        sg4::CommPtr comm;
-        int iteration;
-        int bucket;
-        double bytes;
-    };
-    std::vector<InFlight> in_flight;
+    auto& in_flight = ps->sends_in_flight(server);
     auto record_finished = [&](bool wait) {
         for (auto it = in_flight.begin(); it != in_flight.end();) {
             if (wait) it->comm->wait();

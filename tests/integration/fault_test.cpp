@@ -46,10 +46,10 @@ TEST_CASE("a NIC degraded for a window slows exactly the transfers inside it", "
     const auto run = simulate_with(kRing, "{link_degradation: [{node: 1, nic: 0, fraction: 0.5, start: 150ms, end: 250ms}]}", 3);
     REQUIRE(run.iterations.size() == 3);
     const double nominal = ring_iteration(4);
-    CHECK(run.iterations[0].time_s == Approx(nominal).epsilon(1e-9));
+    CHECK(run.iterations[0].time_s == Approx(nominal).epsilon(1e-7));
     // Every ring step crosses node 1's NIC one way or the other: each runs at half the bandwidth.
-    CHECK(run.iterations[1].time_s == Approx(nominal + 1.5 * kBytes / kBandwidth).epsilon(1e-9));
-    CHECK(run.iterations[2].time_s == Approx(nominal).epsilon(1e-9));
+    CHECK(run.iterations[1].time_s == Approx(nominal + 1.5 * kBytes / kBandwidth).epsilon(1e-7));
+    CHECK(run.iterations[2].time_s == Approx(nominal).epsilon(1e-7));
 }
 
 TEST_CASE("a GPU's intra-node link degraded for the whole run slows the ring to its bandwidth", "[integration][faults]") {
@@ -60,7 +60,7 @@ TEST_CASE("a GPU's intra-node link degraded for the whole run slows the ring to 
         "training:\n  iterations: 2\n  strategy: " + kRing + "\n  stragglers: {link_degradation: [{rank: 1, fraction: 0.25}]}\n";
     const auto run = test::simulate_in_child(load_scenario_text(yaml, "intra.yaml"));
     // Two ring steps of S/2 each cross GPU 1's link in one direction, at a quarter of 100 GB/s.
-    CHECK(run.summary.iteration_time_s == Approx(kCompute + 2 * 2e-6 + kBytes / (0.25 * 100e9)).epsilon(1e-9));
+    CHECK(run.summary.iteration_time_s == Approx(kCompute + 2 * 2e-6 + kBytes / (0.25 * 100e9)).epsilon(1e-7));
 }
 
 TEST_CASE("a node failure with restart loses exactly the work since the last checkpoint", "[integration][faults]") {
@@ -71,16 +71,16 @@ TEST_CASE("a node failure with restart loses exactly the work since the last che
     const auto failed = simulate_with(kRing, failing, 10);
     const double t = ring_iteration(4);
     // Checkpoints after iterations 2, 5 and 8 (none after the last).
-    CHECK(total_time(healthy) == Approx(10 * t + 3 * 0.050).epsilon(1e-9));
+    CHECK(total_time(healthy) == Approx(10 * t + 3 * 0.050).epsilon(1e-7));
     CHECK(healthy.summary.checkpoint_s == Approx(3 * 0.050));
     // At 0.7 s the checkpoint after iteration 5 (written until 6t + 0.1 s = 0.712 s) is not done: the job
     // restarts from the one written at 3t + 0.05 s.
     const double lost = 0.700 - (3 * t + 0.050);
-    CHECK(failed.summary.lost_work_s == Approx(lost).epsilon(1e-9));
+    CHECK(failed.summary.lost_work_s == Approx(lost).epsilon(1e-7));
     CHECK(failed.summary.restart_s == Approx(1.0));
-    CHECK(total_time(failed) == Approx(total_time(healthy) + lost + 1.0).epsilon(1e-9));
+    CHECK(total_time(failed) == Approx(total_time(healthy) + lost + 1.0).epsilon(1e-7));
     // The iterations after the restarted ones are as before.
-    CHECK(failed.iterations[8].time_s == Approx(t).epsilon(1e-9));
+    CHECK(failed.iterations[8].time_s == Approx(t).epsilon(1e-7));
     CHECK(has_span(failed, "lost work"));
     CHECK(has_span(failed, "restart"));
     CHECK(has_span(failed, "checkpoint"));
@@ -94,19 +94,23 @@ TEST_CASE("with recovery: drop the ring re-forms over the survivors", "[integrat
     const auto run = simulate_with(kRing, "{node_failure: {node: 3, at: 250ms, recovery: drop, restart_cost: 100ms}}", 6);
     REQUIRE(run.iterations.size() == 6);
     const double t4 = ring_iteration(4), t3 = ring_iteration(3);
-    CHECK(run.iterations[1].time_s == Approx(t4).epsilon(1e-9));
-    CHECK(run.iterations[2].time_s == Approx(0.250 + 0.100 + t3 - 2 * t4).epsilon(1e-9));
-    for (int i = 3; i < 6; ++i) CHECK(run.iterations[static_cast<size_t>(i)].time_s == Approx(t3).epsilon(1e-9));
-    CHECK(run.summary.lost_work_s == Approx(0.250 - 2 * t4).epsilon(1e-9));
+    CHECK(run.iterations[1].time_s == Approx(t4).epsilon(1e-7));
+    CHECK(run.iterations[2].time_s == Approx(0.250 + 0.100 + t3 - 2 * t4).epsilon(1e-7));
+    for (int i = 3; i < 6; ++i) CHECK(run.iterations[static_cast<size_t>(i)].time_s == Approx(t3).epsilon(1e-7));
+    CHECK(run.summary.lost_work_s == Approx(0.250 - 2 * t4).epsilon(1e-7));
     // No span of rank 3 after the failure.
     for (const auto& span : run.spans)
         if (span.rank == 3) CHECK(span.end_s <= 0.250 + 1e-12);
 }
 
 TEST_CASE("with recovery: drop a synchronous parameter server serves the survivors", "[integration][faults]") {
+    // Node 0 fails during iteration 1's pulls (it would end at 0.308 s); the others redo iteration 1 at once.
     const auto run = simulate_with(kSyncPs + "}", "{node_failure: {node: 0, at: 300ms, recovery: drop}}", 6);
-    CHECK(run.iterations[1].time_s == Approx(ps_iteration(4)).epsilon(1e-9));
-    for (int i = 4; i < 6; ++i) CHECK(run.iterations[static_cast<size_t>(i)].time_s == Approx(ps_iteration(3)).epsilon(1e-9));
+    const double t4 = ps_iteration(4), t3 = ps_iteration(3);
+    CHECK(run.iterations[0].time_s == Approx(t4).epsilon(1e-7));
+    CHECK(run.iterations[1].time_s == Approx(0.300 + t3 - t4).epsilon(1e-7));
+    for (int i = 2; i < 6; ++i) CHECK(run.iterations[static_cast<size_t>(i)].time_s == Approx(t3).epsilon(1e-7));
+    CHECK(run.summary.lost_work_s == Approx(0.300 - t4).epsilon(1e-7));
 }
 
 TEST_CASE("one backup worker hides one straggler from synchronous all-reduce", "[integration][faults]") {
@@ -115,11 +119,11 @@ TEST_CASE("one backup worker hides one straggler from synchronous all-reduce", "
     const auto backed = simulate_with("{kind: allreduce, algorithm: ring, bucket: 1GB, backup_workers: 1}", straggler, 6);
     // b = 0: every step waits for the straggler's compute.
     CHECK(strict.summary.iteration_time_s >= 2 * kCompute);
-    CHECK(strict.summary.iteration_time_s == Approx(2 * kCompute + ring_iteration(4) - kCompute).epsilon(1e-9));
+    CHECK(strict.summary.iteration_time_s == Approx(2 * kCompute + ring_iteration(4) - kCompute).epsilon(1e-7));
     // b = 1: the three others all-reduce among themselves; the straggler's late result transfers share
     // the first rank's NIC now and then, hence "about".
-    CHECK(backed.summary.iteration_time_s >= ring_iteration(3) * (1 - 1e-9));
-    CHECK(backed.summary.iteration_time_s == Approx(ring_iteration(3)).epsilon(0.05));
+    CHECK(backed.summary.iteration_time_s >= ring_iteration(3) * (1 - 1e-7));
+    CHECK(backed.summary.iteration_time_s == Approx(ring_iteration(3)).epsilon(0.01));
     CHECK(has_span(backed, "late: receive result"));
     // Every rank still finishes every iteration.
     for (const auto& span : backed.spans) CHECK(span.iteration >= 0);
@@ -131,8 +135,9 @@ TEST_CASE("one backup worker hides one straggler from a synchronous parameter se
     const auto backed = simulate_with(kSyncPs + ", backup_workers: 1}", straggler, 6);
     CHECK(strict.summary.iteration_time_s >= 2 * kCompute);
     CHECK(backed.summary.iteration_time_s < 2 * kCompute);
-    CHECK(backed.summary.iteration_time_s >= ps_iteration(3) * (1 - 1e-9) - 2 * kBytes / kBandwidth);
-    CHECK(backed.summary.iteration_time_s == Approx(ps_iteration(3)).epsilon(0.15));
+    // The server's link carries the straggler's late push and pull too, now and then: 0.142 s here.
+    CHECK(backed.summary.iteration_time_s >= ps_iteration(3) * (1 - 1e-7));
+    CHECK(backed.summary.iteration_time_s == Approx(ps_iteration(3)).epsilon(0.05));
 }
 
 TEST_CASE("backup workers without a straggler change nothing but who is late", "[integration][faults]") {
