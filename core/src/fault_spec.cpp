@@ -8,10 +8,7 @@
 namespace dtsim {
 namespace {
 
-int index_in(const ConfigNode& node, std::string_view key, int count, const char* what) {
-    if (count < 1) node.fail(key, std::string("names a ") + what + ", but there is none here");
-    return static_cast<int>(node.integer(key, 0, count - 1));
-}
+int index_in(const ConfigNode& node, std::string_view key, int count) { return static_cast<int>(node.integer(key, 0, count - 1)); }
 
 LinkDegradationSpec read_one_degradation(const ConfigNode& entry, const ClusterSpec& cluster) {
     entry.require_map_with_keys({"node", "nic", "rank", "fraction", "start", "end"});
@@ -21,10 +18,10 @@ LinkDegradationSpec read_one_degradation(const ConfigNode& entry, const ClusterS
     if (entry.has("rank")) {
         if (entry.has("nic")) entry.fail("nic", "applies to a node's NIC, not to a rank's intra-node link");
         if (cluster.gpus_per_node < 2) entry.fail("rank", "needs gpus_per_node above 1: one GPU per node has no intra-node link");
-        link.rank = index_in(entry, "rank", cluster.gpus(), "rank");
+        link.rank = index_in(entry, "rank", cluster.gpus());
     } else {
-        link.node = index_in(entry, "node", cluster.nodes, "node");
-        if (entry.has("nic")) link.nic = index_in(entry, "nic", cluster.nics_per_node, "NIC");
+        link.node = index_in(entry, "node", cluster.nodes);
+        if (entry.has("nic")) link.nic = index_in(entry, "nic", cluster.nics_per_node);
         if (!nic_is_own_link(cluster))
             entry.fail("node", "a NIC can be degraded on star, torus and rail-optimized fabrics or with several NICs per "
                                "node; here the fabric's own links are the NICs");
@@ -33,7 +30,6 @@ LinkDegradationSpec read_one_degradation(const ConfigNode& entry, const ClusterS
     link.fraction = entry.number("fraction", 1e-6, 1);
     if (entry.has("start")) link.start_s = entry.seconds("start");
     if (entry.has("end")) link.end_s = entry.seconds("end");
-    if (link.start_s < 0) entry.fail("start", "must be a time from the start of training, such as 2s");
     if (!(link.end_s > link.start_s)) entry.fail("end", "must be after start");
     return link;
 }
@@ -74,9 +70,8 @@ NodeFailureSpec read_node_failure(const ConfigNode& node, const ClusterSpec& clu
     node.require_map_with_keys({"node", "at", "recovery", "checkpoint_interval", "checkpoint_cost", "restart_cost"});
     NodeFailureSpec failure;
     if (!node.has("node")) node.fail("node", "is missing: the node that fails, such as node: 1");
-    failure.node = index_in(node, "node", cluster.nodes, "node");
+    failure.node = index_in(node, "node", cluster.nodes);
     failure.at_s = node.seconds("at");
-    if (failure.at_s < 0) node.fail("at", "must be a time from the start of training, such as 10s");
     failure.recovery = node.choice("recovery", {"restart-from-checkpoint", "drop"}) == "drop" ? Recovery::drop
                                                                                               : Recovery::restart_from_checkpoint;
     if (failure.recovery == Recovery::restart_from_checkpoint) {
@@ -84,14 +79,12 @@ NodeFailureSpec read_node_failure(const ConfigNode& node, const ClusterSpec& clu
             node.fail("checkpoint_interval", "is missing: restart-from-checkpoint needs an interval, such as 5 (iterations) or 30s");
         read_checkpoint_interval(node, failure);
         if (node.has("checkpoint_cost")) failure.checkpoint_cost_s = node.seconds("checkpoint_cost");
-        if (failure.checkpoint_cost_s < 0) node.fail("checkpoint_cost", "must not be negative");
     } else {
         for (const auto* key : {"checkpoint_interval", "checkpoint_cost"})
             if (node.has(key)) node.fail(key, "applies only to recovery: restart-from-checkpoint");
         if (cluster.nodes < 2) node.fail("recovery", "drop needs a node left: the cluster has one node");
     }
     if (node.has("restart_cost")) failure.restart_cost_s = node.seconds("restart_cost");
-    if (failure.restart_cost_s < 0) node.fail("restart_cost", "must not be negative");
     return failure;
 }
 

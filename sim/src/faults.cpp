@@ -90,6 +90,8 @@ void node_failure_actor(SimulationContext* ctx, std::function<void()> spawn_trai
 
     cohort.first_iteration = from;
     cohort.start_s = now + failure.restart_cost_s;
+    // The job restarts from its checkpoint: a timed checkpoint interval counts from the restart.
+    for (int rank : cohort.ranks) ctx->faults.checkpoint_end_s[static_cast<size_t>(rank)] = cohort.start_s;
     ctx->recorder.rewind(from, static_cast<int>(cohort.ranks.size()) - ctx->scenario.training.strategy.backup_workers);
     ctx->begin_epoch();
     cohort.stopping = false;

@@ -73,6 +73,7 @@ TEST_CASE("a node failure with restart loses exactly the work since the last che
     // Checkpoints after iterations 2, 5 and 8 (none after the last).
     CHECK(total_time(healthy) == Approx(10 * t + 3 * 0.050).epsilon(1e-7));
     CHECK(healthy.summary.checkpoint_s == Approx(3 * 0.050));
+    CHECK(healthy.summary.lost_work_s == 0);
     // At 0.7 s the checkpoint after iteration 5 (written until 6t + 0.1 s = 0.712 s) is not done: the job
     // restarts from the one written at 3t + 0.05 s.
     const double lost = 0.700 - (3 * t + 0.050);
@@ -87,6 +88,19 @@ TEST_CASE("a node failure with restart loses exactly the work since the last che
     CHECK(has_span(failed, "lost: forward"));
     for (const auto& span : failed.spans)
         if (span.iteration == -1) CHECK(span.end_s <= 0.700 + 1e-12);
+}
+
+TEST_CASE("restart from a checkpoint costs the same lost work with a parameter server and timed checkpoints",
+          "[integration][faults]") {
+    // Timed checkpoints: after the first iteration ending 0.4 s after the previous checkpoint (or the start).
+    const std::string checkpoints = "checkpoint_interval: 400ms, checkpoint_cost: 20ms, restart_cost: 500ms}}";
+    const auto healthy = simulate_with(kSyncPs + "}", "{node_failure: {node: 1, at: 1000s, recovery: restart-from-checkpoint, " + checkpoints, 8);
+    const auto failed = simulate_with(kSyncPs + "}", "{node_failure: {node: 1, at: 800ms, recovery: restart-from-checkpoint, " + checkpoints, 8);
+    const double t = ps_iteration(4);  // 0.154 s: checkpoints after iterations 2 (0.462 s) and 5 (0.944 s)
+    CHECK(total_time(healthy) == Approx(8 * t + 2 * 0.020).epsilon(1e-7));
+    const double lost = 0.800 - (3 * t + 0.020);
+    CHECK(failed.summary.lost_work_s == Approx(lost).epsilon(1e-7));
+    CHECK(total_time(failed) == Approx(total_time(healthy) + lost + 0.500).epsilon(1e-7));
 }
 
 TEST_CASE("with recovery: drop the ring re-forms over the survivors", "[integration][faults]") {
