@@ -80,6 +80,12 @@ RunSummary summarize(const Scenario& scenario, const std::vector<Span>& spans, c
         if (span.lane == Lane::wait) wait += duration;
     }
     const double per_rank_iteration = static_cast<double>(workers) * measured;
+    // Throughput counts the samples whose gradients were applied: fewer than the GPUs' with backup workers
+    // or after a node was dropped.
+    double applied = 0;
+    for (int i = first_measured; i < count; ++i)
+        applied += observed.gradients_applied.empty() ? workers : observed.gradients_applied[static_cast<size_t>(i)];
+    const double applying_workers = applied / measured;
 
     RunSummary s;
     s.gpus = workers;
@@ -88,7 +94,7 @@ RunSummary summarize(const Scenario& scenario, const std::vector<Span>& spans, c
     s.batch_per_gpu = scenario.model.batch_per_gpu;
     s.gradient_bytes = scenario.model.gradient_bytes();
     s.iteration_time_s = measured_time / measured;
-    s.samples_per_s = s.iteration_time_s > 0 ? workers * static_cast<double>(s.batch_per_gpu) / s.iteration_time_s : 0;
+    s.samples_per_s = s.iteration_time_s > 0 ? applying_workers * s.batch_per_gpu / s.iteration_time_s : 0;
     const auto rates = worker_rates(observed.rank_iteration_ends, s.batch_per_gpu);
     if (!rates.empty()) {
         s.worker_samples_per_s_min = *std::min_element(rates.begin(), rates.end());
@@ -100,7 +106,7 @@ RunSummary summarize(const Scenario& scenario, const std::vector<Span>& spans, c
         }
     }
     s.single_gpu_iteration_time_s = single_gpu_iteration_time_s(scenario.model);
-    s.speedup = s.iteration_time_s > 0 ? workers * s.single_gpu_iteration_time_s / s.iteration_time_s : 0;
+    s.speedup = s.iteration_time_s > 0 ? applying_workers * s.single_gpu_iteration_time_s / s.iteration_time_s : 0;
     s.scaling_efficiency = s.speedup / workers;
     s.compute_time_s = compute / per_rank_iteration;
     s.comm_time_s = comm / per_rank_iteration;

@@ -84,8 +84,8 @@ Run simulate(const Scenario& scenario, const std::function<void(int)>& on_iterat
     run.ranks = rank_infos(scenario, ctx.platform);
     run.spans = ctx.recorder.take_spans();
     const auto& faults = ctx.faults;
-    const Observations observed{ctx.recorder.rank_iteration_ends(), ctx.staleness, faults.lost_work_s, faults.restart_s,
-                                faults.checkpoint_s / ctx.workers};
+    const Observations observed{ctx.recorder.rank_iteration_ends(), ctx.staleness, ctx.recorder.quorums(), faults.lost_work_s,
+                                faults.restart_s, faults.checkpoint_s / ctx.workers};
     run.summary = summarize(scenario, run.spans, ctx.recorder.iteration_ends(), run.iterations, observed);
     return run;
 }

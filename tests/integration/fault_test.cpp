@@ -112,6 +112,9 @@ TEST_CASE("with recovery: drop the ring re-forms over the survivors", "[integrat
     CHECK(run.iterations[2].time_s == Approx(0.250 + 0.100 + t3 - 2 * t4).epsilon(1e-7));
     for (int i = 3; i < 6; ++i) CHECK(run.iterations[static_cast<size_t>(i)].time_s == Approx(t3).epsilon(1e-7));
     CHECK(run.summary.lost_work_s == Approx(0.250 - 2 * t4).epsilon(1e-7));
+    // Throughput over iterations 1-5: four workers' gradients in iteration 1, three's after.
+    const double measured = run.summary.iteration_time_s * 5;
+    CHECK(run.summary.samples_per_s == Approx((4 + 4 * 3) * 32 / measured));
     // No span of rank 3 after the failure.
     for (const auto& span : run.spans)
         if (span.rank == 3) CHECK(span.end_s <= 0.250 + 1e-12);
@@ -139,6 +142,8 @@ TEST_CASE("one backup worker hides one straggler from synchronous all-reduce", "
     CHECK(backed.summary.iteration_time_s >= ring_iteration(3) * (1 - 1e-7));
     CHECK(backed.summary.iteration_time_s == Approx(ring_iteration(3)).epsilon(0.01));
     CHECK(has_span(backed, "late: receive result"));
+    // Throughput counts the gradients applied: three workers' per step.
+    CHECK(backed.summary.samples_per_s == Approx(3 * 32 / backed.summary.iteration_time_s));
     // Every rank still finishes every iteration.
     for (const auto& span : backed.spans) CHECK(span.iteration >= 0);
 }

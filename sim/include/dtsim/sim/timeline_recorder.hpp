@@ -29,6 +29,9 @@ public:
         return iteration < 0 ? 0 : std::max(0.0, iteration_end_[static_cast<size_t>(rank) * iterations_ + iteration]);
     }
 
+    /// How many workers each iteration waits for (and whose gradients it applies).
+    const std::vector<int>& quorums() const { return quorum_; }
+
     std::vector<Span> take_spans() { return std::move(spans_); }
     /// When each iteration was done: the quorum-th worker to finish it.
     std::vector<double> iteration_ends() const;
