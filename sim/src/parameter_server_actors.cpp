@@ -18,7 +18,7 @@
 // the first N - b pushes and sends the update to every worker; a push for a closed round is dropped
 // (Chen et al., "Revisiting Distributed Synchronous SGD", 2016). Its sends are then not waited for as a
 // round, since a late worker takes its update only when it gets there. After a node failure the
-// endpoints are the cohort's (fault.hpp): numbered afresh, over the workers that go on.
+// endpoints are the cohort's (faults.hpp): numbered afresh, over the workers that go on.
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/ConditionVariable.hpp>
