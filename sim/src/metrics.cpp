@@ -102,7 +102,7 @@ RunSummary summarize(const Scenario& scenario, const std::vector<Span>& spans, c
         const auto& strategy = scenario.training.strategy;
         if (strategy.kind == StrategyKind::parameter_server && strategy.sync != SyncMode::sync) {
             s.samples_per_s = std::accumulate(rates.begin(), rates.end(), 0.0);
-            s.iteration_time_s = s.samples_per_s > 0 ? workers * static_cast<double>(s.batch_per_gpu) / s.samples_per_s : 0;
+            s.iteration_time_s = s.samples_per_s > 0 ? applying_workers * s.batch_per_gpu / s.samples_per_s : 0;
         }
     }
     s.single_gpu_iteration_time_s = single_gpu_iteration_time_s(scenario.model);
