@@ -11,11 +11,14 @@ namespace {
 int index_in(const ConfigNode& node, std::string_view key, int count) { return static_cast<int>(node.integer(key, 0, count - 1)); }
 
 LinkDegradationSpec read_one_degradation(const ConfigNode& entry, const ClusterSpec& cluster) {
-    entry.require_map_with_keys({"node", "nic", "rank", "fraction", "start", "end"});
+    entry.require_map_with_keys({"node", "nic", "rank", "rail_uplink", "fraction", "start", "end"});
     LinkDegradationSpec link;
-    if (entry.has("rank") == entry.has("node"))
-        entry.fail("node", "give either node (and nic) for a NIC, or rank for a GPU's intra-node link");
-    if (entry.has("rank")) {
+    if (entry.has("rank") + entry.has("node") + entry.has("rail_uplink") != 1)
+        entry.fail("node", "give one of node (and nic) for a NIC, rank for a GPU's intra-node link, or rail_uplink");
+    if (entry.has("rail_uplink")) {
+        if (cluster.fabric.topology != Topology::rail_optimized) entry.fail("rail_uplink", "needs fabric: {topology: rail-optimized}");
+        link.rail_uplink = index_in(entry, "rail_uplink", cluster.nics_per_node);
+    } else if (entry.has("rank")) {
         if (entry.has("nic")) entry.fail("nic", "applies to a node's NIC, not to a rank's intra-node link");
         if (cluster.gpus_per_node < 2) entry.fail("rank", "needs gpus_per_node above 1: one GPU per node has no intra-node link");
         link.rank = index_in(entry, "rank", cluster.gpus());

@@ -15,11 +15,13 @@ namespace sg4 = simgrid::s4u;
 
 namespace {
 
-// Both directions of the degraded NIC or intra-node link (names from platform_leaves.cpp).
+// Both directions of the degraded NIC, intra-node link (names from platform_leaves.cpp) or rail up-link
+// (fabric_rail.cpp).
 std::vector<sg4::Link*> degraded_links(const Scenario& scenario, const LinkDegradationSpec& spec) {
     const int per_node = scenario.cluster.gpus_per_node;
-    const std::string name = spec.rank >= 0 ? "nvlink-" + std::to_string(spec.rank / per_node) + "-" + std::to_string(spec.rank % per_node)
-                                            : "nic-" + std::to_string(spec.node) + "-" + std::to_string(spec.nic);
+    const std::string name = spec.rail_uplink >= 0 ? "rail-uplink-" + std::to_string(spec.rail_uplink)
+                             : spec.rank >= 0 ? "nvlink-" + std::to_string(spec.rank / per_node) + "-" + std::to_string(spec.rank % per_node)
+                                              : "nic-" + std::to_string(spec.node) + "-" + std::to_string(spec.nic);
     auto* link = sg4::Engine::get_instance()->split_duplex_link_by_name(name);
     return {link->get_link_up(), link->get_link_down()};
 }

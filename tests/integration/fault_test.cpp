@@ -164,3 +164,20 @@ TEST_CASE("backup workers without a straggler change nothing but who is late", "
     const auto backed = simulate_with("{kind: allreduce, algorithm: ring, bucket: 1GB, backup_workers: 1}", "{}", 4);
     CHECK(backed.summary.iteration_time_s <= strict.summary.iteration_time_s * 1.05);
 }
+
+TEST_CASE("a degraded rail up-link slows cross-rail traffic only", "[integration][faults]") {
+    auto simulate_rails = [](const std::string& algorithm, const std::string& stragglers) {
+        const std::string yaml =
+            "name: rails\ncluster: {nodes: 2, gpus_per_node: 2, gpu: h100-sxm, intra_node: {bandwidth: 400GB/s, latency: 1us},"
+            " nic: {count: 2, bandwidth: 100Gbps, latency: 5us}, fabric: {topology: rail-optimized}, network_model: ideal}\n"
+            "model: {gradient_bytes: 100MB, forward_time: 30ms, backward_time: 60ms, batch_per_gpu: 32, layers: 4}\n"
+            "training:\n  iterations: 2\n  strategy: {kind: allreduce, algorithm: " + algorithm + ", bucket: 1GB}\n  stragglers: " +
+            stragglers + "\n";
+        return test::simulate_in_child(load_scenario_text(yaml, "rails.yaml")).summary.iteration_time_s;
+    };
+    const std::string degraded = "{link_degradation: [{rail_uplink: 0, fraction: 0.1}]}";
+    // The flat ring goes from GPU 1 (rail 1) of node 0 to GPU 2 (rail 0) of node 1: across the spine.
+    CHECK(simulate_rails("ring", degraded) > 1.5 * simulate_rails("ring", "{}"));
+    // The hierarchical all-reduce keeps inter-node traffic on each GPU's own rail.
+    CHECK(simulate_rails("hierarchical", degraded) == Approx(simulate_rails("hierarchical", "{}")).epsilon(1e-12));
+}

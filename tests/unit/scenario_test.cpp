@@ -134,7 +134,7 @@ TEST_CASE("faults and backup workers are read from the scenario and --set", "[un
     CHECK(s.training.strategy.backup_workers == 2);
     const auto& links = s.training.stragglers.link_degradation;
     REQUIRE(links.size() == 2);
-    CHECK(links[0] == LinkDegradationSpec{1, 0, -1, 0.5, 1.0, 2.0});
+    CHECK(links[0] == LinkDegradationSpec{.node = 1, .nic = 0, .fraction = 0.5, .start_s = 1, .end_s = 2});
     CHECK(links[1].rank == 9);
     CHECK(links[1].node == -1);
     CHECK(links[1].start_s == 0);

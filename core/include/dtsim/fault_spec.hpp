@@ -11,11 +11,13 @@ class ConfigNode;
 struct ClusterSpec;
 
 /// One link at `fraction` of its bandwidth during [start_s, end_s): NIC `nic` of node `node`, or, when
-/// `rank` is set, that GPU's intra-node link. Both directions of the link are degraded.
+/// `rank` is set, that GPU's intra-node link, or, when `rail_uplink` is set, that rail switch's up-link to
+/// the spine of a rail-optimized fabric. Both directions of the link are degraded.
 struct LinkDegradationSpec {
     int node = -1;
     int nic = 0;
     int rank = -1;
+    int rail_uplink = -1;
     double fraction = 1;
     double start_s = 0;
     double end_s = std::numeric_limits<double>::infinity();
@@ -42,7 +44,8 @@ struct NodeFailureSpec {
     bool any() const { return node >= 0; }
 };
 
-/// `link_degradation: [{node: 3, nic: 0, fraction: 0.5, start: 1s, end: 2s}, {rank: 5, fraction: 0.25}]`
+/// `link_degradation: [{node: 3, nic: 0, fraction: 0.5, start: 1s, end: 2s}, {rank: 5, fraction: 0.25},
+///                     {rail_uplink: 1, fraction: 0.5}]`
 std::vector<LinkDegradationSpec> read_link_degradation(const ConfigNode& list, const ClusterSpec& cluster);
 
 /// `node_failure: {node: 2, at: 10s, recovery: restart-from-checkpoint, checkpoint_interval: 5,
