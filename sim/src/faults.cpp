@@ -50,7 +50,7 @@ bool checkpoint_due(const SimulationContext& ctx, int rank, int iteration) {
 double recovery_point_s(const SimulationContext& ctx, int rank, int from_iteration) {
     const auto r = static_cast<size_t>(rank);
     if (ctx.scenario.training.stragglers.node_failure.recovery == Recovery::restart_from_checkpoint) return ctx.faults.checkpoint_end_s[r];
-    return from_iteration == ctx.faults.completed[r] ? ctx.faults.completed_at_s[r] : ctx.recorder.end_of(rank, from_iteration - 1);
+    return ctx.recorder.end_of(rank, from_iteration - 1);
 }
 
 // Not a daemon: the simulation ends when the last non-daemon actor does, and the failure kills every
@@ -124,7 +124,6 @@ void iteration_finished(SimulationContext& ctx, int first_rank, int ranks, int i
     for (int r = first_rank; r < first_rank + ranks; ++r) {
         ctx.recorder.iteration_done(r, iteration, now);
         ledger.completed[static_cast<size_t>(r)] = iteration + 1;
-        ledger.completed_at_s[static_cast<size_t>(r)] = now;
     }
     if (!checkpoint_due(ctx, first_rank, iteration)) return;
     const double cost = ctx.scenario.training.stragglers.node_failure.checkpoint_cost_s;

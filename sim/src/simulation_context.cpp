@@ -18,7 +18,6 @@ SimulationContext::SimulationContext(const Scenario& scenario_in, Platform platf
     faults.checkpointed.assign(static_cast<size_t>(workers), 0);
     faults.checkpoint_end_s.assign(static_cast<size_t>(workers), 0.0);
     faults.completed.assign(static_cast<size_t>(workers), 0);
-    faults.completed_at_s.assign(static_cast<size_t>(workers), 0.0);
 }
 
 void SimulationContext::begin_epoch() {

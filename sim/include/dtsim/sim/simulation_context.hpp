@@ -42,7 +42,6 @@ struct FaultLedger {
     std::vector<int> checkpointed;         // per rank: iterations completed at its last checkpoint
     std::vector<double> checkpoint_end_s;  // per rank: when that checkpoint was written
     std::vector<int> completed;            // per rank: iterations completed
-    std::vector<double> completed_at_s;    // per rank: when the last of them ended
     double lost_work_s = 0;
     double restart_s = 0;
     double checkpoint_s = 0;
