@@ -352,7 +352,7 @@ StrategySpec read_strategy(const ConfigNode& training, const ClusterSpec& cluste
     StrategySpec strategy;
     const auto kind = node.choice("kind", {"allreduce", "parameter-server"});
     if (kind == "allreduce") {
-        node.require_map_with_keys({"kind", "algorithm", "bucket", "overlap"});
+        node.require_map_with_keys({"kind", "algorithm", "bucket", "overlap", "backup_workers"});
         strategy.kind = StrategyKind::allreduce;
         if (node.has("algorithm")) {
             const auto name = node.choice("algorithm", kAllReduceAlgorithms);
@@ -361,7 +361,8 @@ StrategySpec read_strategy(const ConfigNode& training, const ClusterSpec& cluste
         }
     } else {
         node.require_map_with_keys(
-            {"kind", "servers", "placement", "sync", "staleness", "sharding", "bucket", "overlap", "aggregation_bandwidth"});
+            {"kind", "servers", "placement", "sync", "staleness", "sharding", "bucket", "overlap", "aggregation_bandwidth",
+             "backup_workers"});
         strategy.kind = StrategyKind::parameter_server;
         strategy.servers = static_cast<int>(node.has("servers") ? node.integer("servers", 1, 4096) : 1);
         if (node.has("placement"))
@@ -397,7 +398,34 @@ StrategySpec read_strategy(const ConfigNode& training, const ClusterSpec& cluste
         if (strategy.bucket_bytes <= 0) node.fail("bucket", "must be a positive size such as 25MB");
     }
     if (node.has("overlap")) strategy.overlap = node.boolean("overlap");
+    if (node.has("backup_workers")) {
+        strategy.backup_workers = static_cast<int>(node.integer("backup_workers", 0, cluster.gpus() - 1));
+        if (strategy.kind == StrategyKind::parameter_server && strategy.sync != SyncMode::sync)
+            node.fail("backup_workers", "applies to synchronous training only (sync: sync)");
+        if (strategy.algorithm == AllReduceAlgorithm::hierarchical && strategy.kind == StrategyKind::allreduce)
+            node.fail("backup_workers", "needs a flat all-reduce (ring, tree, halving-doubling or direct), not hierarchical");
+    }
     return strategy;
+}
+
+// Checks that need the strategy, the fidelity and the faults together.
+void check_fault_tolerance(const ConfigNode& node, const TrainingSpec& training, const ClusterSpec& cluster) {
+    const auto& strategy = training.strategy;
+    const bool shared_endpoints = training.fidelity == Fidelity::flow && cluster.gpus_per_node > cluster.nics_per_node;
+    if (strategy.kind == StrategyKind::parameter_server && strategy.backup_workers > 0 && shared_endpoints)
+        node.child("strategy").fail("backup_workers",
+                                    "with a parameter server needs fidelity: step or one NIC per GPU (in flow fidelity the "
+                                    "GPUs behind one NIC push as one)");
+    const auto& failure = training.stragglers.node_failure;
+    if (!failure.any() || failure.recovery != Recovery::drop) return;
+    const auto where = node.child("stragglers").child("node_failure");
+    if (strategy.kind == StrategyKind::allreduce && strategy.algorithm == AllReduceAlgorithm::hierarchical)
+        where.fail("recovery", "drop needs a flat all-reduce (ring, tree, halving-doubling or direct), not hierarchical");
+    if (strategy.kind == StrategyKind::parameter_server && strategy.placement == ServerPlacement::colocated &&
+        failure.node < strategy.servers)
+        where.fail("node", "hosts colocated parameter server " + std::to_string(failure.node) + "; drop cannot go on without it");
+    if (cluster.gpus() - cluster.gpus_per_node <= strategy.backup_workers)
+        where.fail("recovery", "drop would leave no more workers than strategy.backup_workers");
 }
 
 TrainingSpec read_training(const ConfigNode& doc, const ClusterSpec& cluster, Precision precision) {
@@ -416,6 +444,7 @@ TrainingSpec read_training(const ConfigNode& doc, const ClusterSpec& cluster, Pr
     if (training.compression.kind == CompressionKind::powersgd && training.strategy.kind == StrategyKind::parameter_server)
         node.child("compression").fail("kind", "powersgd needs an all-reduce of its factors; with a parameter server use "
                                                "fp16, int8 or topk");
+    check_fault_tolerance(node, training, cluster);
     return training;
 }
 

@@ -72,7 +72,7 @@ JitterSpec read_jitter(const ConfigNode& node) {
 }  // namespace
 
 StragglerSpec read_stragglers(const ConfigNode& node, const ClusterSpec& cluster) {
-    node.require_map_with_keys({"slowdown", "jitter", "pause"});
+    node.require_map_with_keys({"slowdown", "jitter", "pause", "link_degradation", "node_failure"});
     StragglerSpec spec;
     if (node.has("slowdown")) read_slowdown(node.child("slowdown"), cluster, spec.slowdown);
     if (node.has("jitter")) spec.jitter = read_jitter(node.child("jitter"));
@@ -83,6 +83,8 @@ StragglerSpec read_stragglers(const ConfigNode& node, const ClusterSpec& cluster
         spec.pause.duration_s = pause.seconds("duration");
         if (spec.pause.duration_s <= 0) pause.fail("duration", "must be a positive duration such as 200ms");
     }
+    if (node.has("link_degradation")) spec.link_degradation = read_link_degradation(node.child("link_degradation"), cluster);
+    if (node.has("node_failure")) spec.node_failure = read_node_failure(node.child("node_failure"), cluster);
     return spec;
 }
 

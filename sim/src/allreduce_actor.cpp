@@ -6,10 +6,12 @@
 #include <memory>
 
 #include "dtsim/sim/actors.hpp"
+#include "dtsim/sim/backup_groups.hpp"
 #include "dtsim/sim/collective_readiness.hpp"
 #include "dtsim/sim/collectives.hpp"
 #include "dtsim/sim/compression.hpp"
 #include "dtsim/sim/compute_schedule.hpp"
+#include "dtsim/sim/faults.hpp"
 
 namespace dtsim::sim {
 namespace sg4 = simgrid::s4u;
@@ -19,8 +21,8 @@ namespace {
 // In flow fidelity a ring phase is one aggregate flow to the next rank, which a rank can finish as soon as
 // its two neighbours arrive; in the algorithm every rank's result needs every rank's data. Entering
 // together keeps that dependency: no rank leaves a collective before the last one has arrived.
-void enter_collective(SimulationContext& ctx, const sg4::BarrierPtr& flow_entry) {
-    if (ctx.scenario.training.fidelity == Fidelity::flow) flow_entry->wait();
+void enter_collective(const sg4::BarrierPtr& flow_entry) {
+    if (flow_entry) flow_entry->wait();
 }
 
 void allreduce(SimulationContext& ctx, int slot, const Ring& all, double bytes) {
@@ -43,13 +45,73 @@ void record_synchronised(SimulationContext& ctx, CollectiveReadiness& readiness,
     ctx.record(rank, Lane::comm, name, iteration, index, waited_until, bytes);
 }
 
+// What the ranks of one epoch's all-reduce share.
+struct Collectives {
+    Collectives(const SimulationContext& ctx, int ranks)
+        : readiness(ranks, ctx.workers),
+          // With backup workers a group forms only when its last member is ready, which is the same rendezvous.
+          flow_entry(ctx.scenario.training.fidelity == Fidelity::flow && ctx.scenario.training.strategy.backup_workers == 0
+                         ? sg4::Barrier::create(static_cast<unsigned>(ranks))
+                         : nullptr) {}
+    CollectiveReadiness readiness;
+    sg4::BarrierPtr flow_entry;  // flow fidelity: every rank enters each collective together
+    std::unique_ptr<BackupGroups> backups;
+};
+
+const char* first_collective_name(const CompressedBucket& bucket) { return bucket.sparse ? "allgather" : "allreduce"; }
+
+// A bucket's first collective among the ranks of `ring`.
+void first_collective(SimulationContext& ctx, int slot, const Ring& ring, const CompressedBucket& bucket,
+                      const sg4::BarrierPtr& flow_entry) {
+    enter_collective(flow_entry);
+    if (bucket.sparse)  // top-k pairs cannot be summed in place: every rank gathers everyone's
+        ring_pass(ctx, slot, ring, bucket.first_bytes, ring.count - 1);
+    else
+        allreduce(ctx, slot, ring, bucket.first_bytes);
+}
+
+// PowerSGD's second factor, when the bucket has one.
+void second_collective(SimulationContext& ctx, int slot, const Ring& ring, const CompressedBucket& bucket,
+                       const sg4::BarrierPtr& flow_entry, int it, int index) {
+    if (bucket.second_bytes <= 0) return;
+    const double start = sg4::Engine::get_clock();
+    enter_collective(flow_entry);
+    allreduce(ctx, slot, ring, bucket.second_bytes);
+    ctx.record(ring.me(), Lane::comm, "allreduce", it, index, start, bucket.second_bytes);
+}
+
+// One bucket with backup workers: the first N - b ranks ready all-reduce it, a later one receives the result.
+void synchronise_with_backups(SimulationContext& ctx, BackupGroups& backups, int slot, int rank, const CompressedBucket& bucket,
+                              int it, int index) {
+    const double start = sg4::Engine::get_clock();
+    ctx.state(slot).waiting_for = "the first N - b workers to be ready";
+    const auto group = backups.join(rank, it, index);
+    if (group.position < 0) {
+        ctx.state(slot).waiting_for = "the reduced bucket of a step it was late for";
+        backups.receive_result(rank, it, index);
+        ctx.record(rank, Lane::comm, "late: receive result", it, index, start, bucket.first_bytes + bucket.second_bytes);
+        return;
+    }
+    // The group forms when its last member is ready: until then a member waits on that worker.
+    const double formed = sg4::Engine::get_clock();
+    if (formed > start) ctx.recorder.add(Span{rank, Lane::wait, "wait: slowest worker", it, index, start, formed, 0});
+    const Ring ring{0, 1, static_cast<int>(group.members->size()), group.position, group.members};
+    first_collective(ctx, slot, ring, bucket, nullptr);
+    ctx.record(rank, Lane::comm, first_collective_name(bucket), it, index, formed, bucket.first_bytes);
+    second_collective(ctx, slot, ring, bucket, nullptr, it, index);
+    if (group.position == 0) backups.send_result(group, it, index, bucket.first_bytes + bucket.second_bytes);
+}
+
 // One rank of synchronous data-parallel training: gradient buckets are all-reduced one at a time, in
-// the order backward produces them, each as soon as it is ready (a single communication stream).
-void allreduce_rank(SimulationContext* ctx, std::shared_ptr<CollectiveReadiness> readiness, sg4::BarrierPtr flow_entry,
-                    int rank, int slot) {
-    const Ring ring{0, 1, ctx->workers, rank};
+// the order backward produces them, each as soon as it is ready (a single communication stream). The
+// ring is the cohort's (every rank until a node is dropped), or with backup workers the bucket's group.
+void allreduce_rank(SimulationContext* ctx, std::shared_ptr<Collectives> shared, int rank, int slot) {
+    const auto& ranks = ctx->cohort.ranks;
+    const int position = static_cast<int>(std::find(ranks.begin(), ranks.end(), rank) - ranks.begin());
+    const Ring cohort{0, 1, static_cast<int>(ranks.size()), position, &ranks};
     auto& state = ctx->state(slot);
-    for (int it = 0; it < ctx->scenario.training.iterations; ++it) {
+    await_restart(*ctx, rank, 1);
+    for (int it = ctx->cohort.first_iteration; it < ctx->scenario.training.iterations; ++it) {
         state.iteration = it;
         const double iteration_start = sg4::Engine::get_clock();
         const auto compute = schedule_compute(*ctx, rank, it, iteration_start);
@@ -59,28 +121,23 @@ void allreduce_rank(SimulationContext* ctx, std::shared_ptr<CollectiveReadiness>
             const auto bucket = compress_bucket(ctx->scenario, ctx->plan.buckets[k].bytes);
             const int index = static_cast<int>(k);
             compute_on_comm_stream(*ctx, rank, 1, "encode", it, index, bucket.encode_s);
-            double start = sg4::Engine::get_clock();
-            // Were communication instant, the data would be ready when backward and encoding end.
-            const double ready = compute.bucket_ready_s[k] + bucket.encode_s;
-            const long long number = readiness->ready(rank, ready - iteration_start, ready);
-            state.waiting_for = "every rank to reach the collective";
-            enter_collective(*ctx, flow_entry);
-            if (bucket.sparse)  // top-k pairs cannot be summed in place: every rank gathers everyone's
-                ring_pass(*ctx, slot, ring, bucket.first_bytes, ctx->workers - 1);
-            else
-                allreduce(*ctx, slot, ring, bucket.first_bytes);
-            record_synchronised(*ctx, *readiness, number, ready - iteration_start, rank,
-                                bucket.sparse ? "allgather" : "allreduce", it, index, start, bucket.first_bytes);
-            if (bucket.second_bytes > 0) {  // PowerSGD's second factor
-                start = sg4::Engine::get_clock();
-                enter_collective(*ctx, flow_entry);
-                allreduce(*ctx, slot, ring, bucket.second_bytes);
-                ctx->record(rank, Lane::comm, "allreduce", it, index, start, bucket.second_bytes);
+            if (shared->backups) {
+                synchronise_with_backups(*ctx, *shared->backups, slot, rank, bucket, it, index);
+            } else {
+                const double start = sg4::Engine::get_clock();
+                // Were communication instant, the data would be ready when backward and encoding end.
+                const double ready = compute.bucket_ready_s[k] + bucket.encode_s;
+                const long long number = shared->readiness.ready(rank, ready - iteration_start, ready);
+                state.waiting_for = "every rank to reach the collective";
+                first_collective(*ctx, slot, cohort, bucket, shared->flow_entry);
+                record_synchronised(*ctx, shared->readiness, number, ready - iteration_start, rank,
+                                    first_collective_name(bucket), it, index, start, bucket.first_bytes);
+                second_collective(*ctx, slot, cohort, bucket, shared->flow_entry, it, index);
             }
             compute_on_comm_stream(*ctx, rank, 1, "decode", it, index, bucket.decode_s);
         }
         wait_until(compute.compute_end_s);
-        ctx->recorder.iteration_done(rank, it, sg4::Engine::get_clock());
+        iteration_finished(*ctx, rank, 1, it);
     }
     state.finished = true;
 }
@@ -88,12 +145,13 @@ void allreduce_rank(SimulationContext* ctx, std::shared_ptr<CollectiveReadiness>
 }  // namespace
 
 void spawn_allreduce_actors(SimulationContext& ctx) {
-    auto readiness = std::make_shared<CollectiveReadiness>(ctx.workers);
-    auto flow_entry = sg4::Barrier::create(static_cast<unsigned>(ctx.workers));
-    for (int rank = 0; rank < ctx.workers; ++rank) {
+    auto shared = std::make_shared<Collectives>(ctx, static_cast<int>(ctx.cohort.ranks.size()));
+    if (ctx.scenario.training.strategy.backup_workers > 0) shared->backups = std::make_unique<BackupGroups>(ctx);
+    for (int rank : ctx.cohort.ranks) {
         const int slot = ctx.register_actor("rank " + std::to_string(rank));
-        sg4::Actor::create("rank-" + std::to_string(rank), ctx.platform.gpu_hosts[static_cast<size_t>(rank)],
-                           allreduce_rank, &ctx, readiness, flow_entry, rank, slot);
+        auto body = [&ctx, shared, rank, slot] { run_in_epoch(ctx, [&] { allreduce_rank(&ctx, shared, rank, slot); }); };
+        ctx.cohort.actors.push_back(
+            sg4::Actor::create("rank-" + std::to_string(rank), ctx.platform.gpu_hosts[static_cast<size_t>(rank)], body));
     }
 }
 

@@ -82,6 +82,12 @@ RunSummary summarize(const Scenario& scenario, const std::vector<Span>& spans, c
         if (span.lane == Lane::wait) wait += duration;
     }
     const double per_rank_iteration = static_cast<double>(workers) * measured;
+    // Throughput counts the samples whose gradients were applied: fewer than the GPUs' with backup workers
+    // or after a node was dropped.
+    double applied = 0;
+    for (int i = first_measured; i < count; ++i)
+        applied += observed.gradients_applied.empty() ? workers : observed.gradients_applied[static_cast<size_t>(i)];
+    const double applying_workers = applied / measured;
 
     RunSummary s;
     s.gpus = workers;
@@ -91,7 +97,7 @@ RunSummary summarize(const Scenario& scenario, const std::vector<Span>& spans, c
     const double samples = scenario.samples_per_gpu_iteration();
     s.gradient_bytes = scenario.model.gradient_bytes();
     s.iteration_time_s = measured_time / measured;
-    s.samples_per_s = s.iteration_time_s > 0 ? workers * samples / s.iteration_time_s : 0;
+    s.samples_per_s = s.iteration_time_s > 0 ? applying_workers * samples / s.iteration_time_s : 0;
     const auto rates = worker_rates(observed.rank_iteration_ends, samples);
     if (!rates.empty()) {
         s.worker_samples_per_s_min = *std::min_element(rates.begin(), rates.end());
@@ -99,11 +105,11 @@ RunSummary summarize(const Scenario& scenario, const std::vector<Span>& spans, c
         const auto& strategy = scenario.training.strategy;
         if (strategy.kind == StrategyKind::parameter_server && strategy.sync != SyncMode::sync) {
             s.samples_per_s = std::accumulate(rates.begin(), rates.end(), 0.0);
-            s.iteration_time_s = s.samples_per_s > 0 ? workers * samples / s.samples_per_s : 0;
+            s.iteration_time_s = s.samples_per_s > 0 ? applying_workers * samples / s.samples_per_s : 0;
         }
     }
     s.single_gpu_iteration_time_s = single_gpu_iteration_time_s(scenario);
-    s.speedup = s.iteration_time_s > 0 ? workers * s.single_gpu_iteration_time_s / s.iteration_time_s : 0;
+    s.speedup = s.iteration_time_s > 0 ? applying_workers * s.single_gpu_iteration_time_s / s.iteration_time_s : 0;
     s.scaling_efficiency = s.speedup / workers;
     s.compute_time_s = compute / per_rank_iteration;
     s.comm_time_s = comm / per_rank_iteration;
@@ -113,6 +119,9 @@ RunSummary summarize(const Scenario& scenario, const std::vector<Span>& spans, c
     s.wait_share = s.iteration_time_s > 0 ? s.wait_time_s / s.iteration_time_s : 0;
     add_staleness(s, observed.staleness);
     s.server_link_utilisation = server_link_utilisation(scenario, spans, first_measured, measured_time);
+    s.lost_work_s = observed.lost_work_s;
+    s.restart_s = observed.restart_s;
+    s.checkpoint_s = observed.checkpoint_s;
     return s;
 }
 

@@ -8,12 +8,19 @@
 // Gradients are partitioned over P servers by size (every bucket split in P equal shards, BytePS-style)
 // or round-robin (bucket k whole on server k mod P). Applying or summing a shard costs the server's
 // processor bytes / aggregation bandwidth. Compression shrinks what is pushed and pulled (see
-// compress_for_servers), with the worker's encode before a push and decode after a pull. The version gap between the parameters a worker pulled and
-// those its next gradient is applied to is recorded for every async/ssp push (staleness).
+// compress_for_servers), with the worker's encode before a push and decode after a pull. The version gap
+// between the parameters a worker pulled and those its next gradient is applied to is recorded for every
+// async/ssp push (staleness).
 //
 // In `flow` fidelity the GPUs that share a NIC talk to the servers as one endpoint: one flow per (NIC,
 // server) carries all of their shards. They share that NIC either way; this keeps the number of flows
 // in flight, which SimGrid's cost grows with, eight times smaller on 8-GPU nodes with one NIC.
+//
+// Backup workers (sync only, training.strategy.backup_workers: b): a server closes a bucket's round with
+// the first N - b pushes and sends the update to every worker; a push for a closed round is dropped
+// (Chen et al., "Revisiting Distributed Synchronous SGD", 2016). Its sends are then not waited for as a
+// round, since a late worker takes its update only when it gets there. After a node failure the
+// endpoints are the cohort's (faults.hpp): numbered afresh, over the workers that go on.
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/ConditionVariable.hpp>
@@ -24,11 +31,13 @@
 
 #include <algorithm>
 #include <deque>
+#include <functional>
 #include <memory>
 
 #include "dtsim/sim/actors.hpp"
 #include "dtsim/sim/compression.hpp"
 #include "dtsim/sim/compute_schedule.hpp"
+#include "dtsim/sim/faults.hpp"
 
 namespace dtsim::sim {
 namespace sg4 = simgrid::s4u;
@@ -73,6 +82,12 @@ private:
 };
 
 struct Server {
+    struct InFlight {
+        sg4::CommPtr comm;
+        int iteration;
+        int bucket;
+        double bytes;
+    };
     struct Reply {
         int bucket;
         int iteration;
@@ -81,9 +96,13 @@ struct Server {
     };
     Aggregator aggregator;
     std::vector<int> arrived;       // sync: shards of the current round, per bucket
+    std::vector<int> round;         // sync: the iteration whose shards each bucket's round sums
     std::vector<long long> version;  // per bucket: rounds (sync) or applied gradients (async/ssp)
     sg4::SemaphorePtr ready = sg4::Semaphore::create(0);
     std::deque<Reply> queue;  // for the sender
+    // The sender's replies not yet recorded. Held here rather than on the sender's stack: when a node
+    // failure kills the sender, they outlive it until the failure has ended them.
+    std::vector<InFlight> in_flight;
 };
 
 class ParameterServers {
@@ -94,21 +113,25 @@ public:
           endpoint_size_(ctx.scenario.training.fidelity == Fidelity::flow
                              ? ctx.scenario.cluster.gpus_per_node / ctx.scenario.cluster.nics_per_node
                              : 1),
+          endpoints_(cohort_endpoints(ctx.cohort.ranks, endpoint_size_)),
           servers_(static_cast<size_t>(strategy_.servers)),
           pull_mailboxes_(servers_.size() * static_cast<size_t>(endpoint_count()), nullptr),
           seen_(static_cast<size_t>(endpoint_count()) * servers_.size() * ctx.plan.buckets.size(), 0),
           reply_ready_(seen_.size(), 0.0),
-          completed_(static_cast<size_t>(endpoint_count()), 0) {
+          completed_(static_cast<size_t>(endpoint_count()), ctx.cohort.first_iteration) {
         for (const auto& bucket : ctx.plan.buckets) exchanges_.push_back(compress_for_servers(ctx.scenario, bucket.bytes));
         for (auto& server : servers_) {
             server.arrived.assign(ctx.plan.buckets.size(), 0);
+            server.round.assign(ctx.plan.buckets.size(), ctx.cohort.first_iteration);
             server.version.assign(ctx.plan.buckets.size(), 0);
         }
     }
 
     SyncMode mode() const { return strategy_.sync; }
-    int endpoint_size() const { return endpoint_size_; }
-    int endpoint_count() const { return ctx_.workers / endpoint_size_; }
+    int endpoint_count() const { return static_cast<int>(endpoints_.size()); }
+    const std::vector<Endpoint>& endpoints() const { return endpoints_; }
+    /// Whether a synchronous round waits for every worker's push.
+    bool full_rounds() const { return strategy_.backup_workers == 0; }
     int server_count() const { return static_cast<int>(servers_.size()); }
     /// Whether server `p` holds a part of `bucket`.
     bool holds(int p, size_t bucket) const {
@@ -135,7 +158,7 @@ public:
     /// Where server `server` sends its updated shards for `endpoint`; looked up once per pair.
     sg4::Mailbox* pull_mailbox(int server, int endpoint) {
         auto& slot = pull_mailboxes_[static_cast<size_t>(server) * static_cast<size_t>(endpoint_count()) + static_cast<size_t>(endpoint)];
-        if (!slot) slot = sg4::Mailbox::by_name("ps-pull-" + std::to_string(server) + ">" + std::to_string(endpoint));
+        if (!slot) slot = sg4::Mailbox::by_name(ctx_.epoch_name("ps-pull-" + std::to_string(server) + ">" + std::to_string(endpoint)));
         return slot;
     }
     /// Replies each server sends in the whole run.
@@ -143,7 +166,7 @@ public:
         int buckets = 0;
         for (size_t k = 0; k < ctx_.plan.buckets.size(); ++k) buckets += holds(p, k);
         const int per_round = mode() == SyncMode::sync ? 1 : endpoint_count();
-        return buckets * per_round * ctx_.scenario.training.iterations;
+        return buckets * per_round * (ctx_.scenario.training.iterations - ctx_.cohort.first_iteration);
     }
 
     /// A push of `bucket` from `endpoint` reached server `p`: sum or apply it, and queue the reply(ies).
@@ -162,13 +185,18 @@ public:
             server.ready->release();
             return;
         }
-        if (++server.arrived[static_cast<size_t>(bucket)] < endpoint_count()) return;
+        auto& round = server.round[static_cast<size_t>(bucket)];
+        if (iteration < round) return;  // a backup round closed without it: dropped
+        if (++server.arrived[static_cast<size_t>(bucket)] < endpoint_count() - strategy_.backup_workers) return;
         server.arrived[static_cast<size_t>(bucket)] = 0;
+        ++round;
         ++version;
         server.aggregator.flush(ctx_);
         server.queue.push_back({bucket, iteration, -1, done});
         server.ready->release();
     }
+
+    std::vector<Server::InFlight>& sends_in_flight(int p) { return servers_[static_cast<size_t>(p)].in_flight; }
 
     Server::Reply next_reply(int p) {
         auto& server = servers_[static_cast<size_t>(p)];
@@ -206,9 +234,18 @@ private:
     long long& seen(int endpoint, int p, int bucket) { return seen_[index(endpoint, p, bucket)]; }
     int slowest() const { return *std::min_element(completed_.begin(), completed_.end()); }
 
+    // The cohort's workers as endpoints of `size` GPUs (a node drops out whole, so they stay whole).
+    static std::vector<Endpoint> cohort_endpoints(const std::vector<int>& ranks, int size) {
+        std::vector<Endpoint> endpoints;
+        for (size_t i = 0; i < ranks.size(); i += static_cast<size_t>(size))
+            endpoints.push_back({static_cast<int>(endpoints.size()), ranks[i], size});
+        return endpoints;
+    }
+
     SimulationContext& ctx_;
     const StrategySpec& strategy_;
     int endpoint_size_;
+    std::vector<Endpoint> endpoints_;
     std::vector<Server> servers_;
     std::vector<ServerExchange> exchanges_;      // per bucket
     std::vector<sg4::Mailbox*> pull_mailboxes_;  // [server * endpoints + endpoint], sized up front
@@ -249,7 +286,8 @@ void push_bucket(SimulationContext& ctx, ParameterServers& ps, const Endpoint& e
 void worker_actor(SimulationContext* ctx, std::shared_ptr<ParameterServers> ps, Endpoint endpoint, int slot) {
     const auto bucket_count = ctx->plan.buckets.size();
     auto& state = ctx->state(slot);
-    for (int it = 0; it < ctx->scenario.training.iterations; ++it) {
+    await_restart(*ctx, endpoint.first_rank, endpoint.ranks);
+    for (int it = ctx->cohort.first_iteration; it < ctx->scenario.training.iterations; ++it) {
         state.iteration = it;
         state.bucket = -1;
         state.waiting_for = "the staleness bound (the slowest worker)";
@@ -302,7 +340,7 @@ void worker_actor(SimulationContext* ctx, std::shared_ptr<ParameterServers> ps, 
                                    ps->exchange(k).decode_s);
         }
         wait_until(compute_end);
-        for (int r = 0; r < endpoint.ranks; ++r) ctx->recorder.iteration_done(endpoint.first_rank + r, it, sg4::Engine::get_clock());
+        iteration_finished(*ctx, endpoint.first_rank, endpoint.ranks, it);
         ps->iteration_completed(endpoint.index);
     }
     state.finished = true;
@@ -313,13 +351,7 @@ void worker_actor(SimulationContext* ctx, std::shared_ptr<ParameterServers> ps, 
 void server_sender_actor(SimulationContext* ctx, std::shared_ptr<ParameterServers> ps, int server, int slot) {
     const int server_rank = ctx->workers + server;
     auto& state = ctx->state(slot);
-    struct InFlight {
-        sg4::CommPtr comm;
-        int iteration;
-        int bucket;
-        double bytes;
-    };
-    std::vector<InFlight> in_flight;
+    auto& in_flight = ps->sends_in_flight(server);
     auto record_finished = [&](bool wait) {
         for (auto it = in_flight.begin(); it != in_flight.end();) {
             if (wait) it->comm->wait();
@@ -345,13 +377,13 @@ void server_sender_actor(SimulationContext* ctx, std::shared_ptr<ParameterServer
         const int last = reply.endpoint < 0 ? ps->endpoint_count() - 1 : reply.endpoint;
         for (int e = first; e <= last; ++e) {
             ps->reply_sent(server, e, reply.bucket, reply.ready_s);
-            if (ctx->lose_message_to(e * ps->endpoint_size())) continue;
+            if (ctx->lose_message_to(ps->endpoints()[static_cast<size_t>(e)].first_rank)) continue;
             in_flight.push_back({ps->pull_mailbox(server, e)->put_async(&g_token, static_cast<uint64_t>(bytes)), reply.iteration,
                                  reply.bucket, bytes});
         }
         // A synchronous round's update goes to every worker at once; the next round's waits for it, which
         // keeps the flows in flight (and SimGrid's cost) down. Async replies overlap.
-        record_finished(reply.endpoint < 0);
+        record_finished(reply.endpoint < 0 && ps->full_rounds());
     }
     state.waiting_for = "its parameter sends to complete";
     record_finished(true);
@@ -362,18 +394,20 @@ void server_sender_actor(SimulationContext* ctx, std::shared_ptr<ParameterServer
 
 void spawn_parameter_server_actors(SimulationContext& ctx) {
     auto ps = std::make_shared<ParameterServers>(ctx);
-    const int size = ps->endpoint_size();
-    for (int e = 0; e < ps->endpoint_count(); ++e) {
-        const Endpoint endpoint{e, e * size, size};
-        const std::string ranks = size == 1 ? "rank " + std::to_string(e)
-                                            : "ranks " + std::to_string(e * size) + "-" + std::to_string(e * size + size - 1);
+    auto spawn = [&ctx](const std::string& name, sg4::Host* host, std::function<void()> body) {
+        ctx.cohort.actors.push_back(sg4::Actor::create(name, host, [&ctx, body] { run_in_epoch(ctx, body); }));
+    };
+    for (const auto& endpoint : ps->endpoints()) {
+        const int first = endpoint.first_rank;
+        const std::string ranks = endpoint.ranks == 1 ? "rank " + std::to_string(first)
+                                                      : "ranks " + std::to_string(first) + "-" + std::to_string(first + endpoint.ranks - 1);
         const int slot = ctx.register_actor(ranks);
-        sg4::Actor::create("ps-worker-" + std::to_string(e), ctx.platform.gpu_hosts[static_cast<size_t>(e * size)],
-                           worker_actor, &ctx, ps, endpoint, slot);
+        spawn("ps-worker-" + std::to_string(first), ctx.platform.gpu_hosts[static_cast<size_t>(first)],
+              [&ctx, ps, endpoint, slot] { worker_actor(&ctx, ps, endpoint, slot); });
     }
     for (int p = 0; p < ps->server_count(); ++p) {
         const int slot = ctx.register_actor("server " + std::to_string(p));
-        sg4::Actor::create("ps-server-" + std::to_string(p), ps->server_host(p), server_sender_actor, &ctx, ps, p, slot);
+        spawn("ps-server-" + std::to_string(p), ps->server_host(p), [&ctx, ps, p, slot] { server_sender_actor(&ctx, ps, p, slot); });
     }
 }
 

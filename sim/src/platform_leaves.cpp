@@ -55,7 +55,7 @@ LinkPool::LinkPool(sg4::NetZone* root, const Scenario& scenario) : gpus_per_node
                 intra_.push_back(duplex_link(root, "nvlink-" + std::to_string(n) + "-" + std::to_string(g),
                                              intra.effective_bytes_per_second(), intra.latency_s / 2));
     nics_.resize(static_cast<size_t>(leaves));
-    if (!nics_inside_leaves(cluster) && cluster.fabric.topology != Topology::rail_optimized) return;
+    if (!nic_is_own_link(cluster)) return;
     for (int leaf = 0; leaf < leaves; ++leaf) {
         const int count = leaf < cluster.nodes ? cluster.nics_per_node : 1;
         for (int k = 0; k < count; ++k)

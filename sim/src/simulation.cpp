@@ -6,6 +6,7 @@
 
 #include "dtsim/sim/actors.hpp"
 #include "dtsim/sim/engine_setup.hpp"
+#include "dtsim/sim/faults.hpp"
 #include "dtsim/sim/metrics.hpp"
 #include "dtsim/sim/platform.hpp"
 #include "dtsim/sim/simulation_context.hpp"
@@ -60,10 +61,14 @@ Run simulate(const Scenario& scenario, const std::function<void(int)>& on_iterat
     const int servers = strategy.kind == StrategyKind::parameter_server ? strategy.servers : 0;
     auto engine = start_engine(scenario.cluster.gpus() + 2 * servers, scenario.cluster.network_model);
     SimulationContext ctx(scenario, build_platform(scenario), on_iteration);
-    if (strategy.kind == StrategyKind::allreduce)
-        spawn_allreduce_actors(ctx);
-    else
-        spawn_parameter_server_actors(ctx);
+    const auto spawn_training = [&ctx] {
+        if (ctx.scenario.training.strategy.kind == StrategyKind::allreduce)
+            spawn_allreduce_actors(ctx);
+        else
+            spawn_parameter_server_actors(ctx);
+    };
+    spawn_training();
+    spawn_fault_controllers(ctx, spawn_training);
     // The report is made when the engine detects the deadlock, before it kills the blocked actors.
     std::string deadlock;
     sg4::Engine::on_deadlock_cb([&ctx, &deadlock] { deadlock = deadlock_report(ctx); });
@@ -78,7 +83,9 @@ Run simulate(const Scenario& scenario, const std::function<void(int)>& on_iterat
     run.strategy = describe_strategy(strategy);
     run.ranks = rank_infos(scenario, ctx.platform);
     run.spans = ctx.recorder.take_spans();
-    const Observations observed{ctx.recorder.rank_iteration_ends(), ctx.staleness};
+    const auto& faults = ctx.faults;
+    const Observations observed{ctx.recorder.rank_iteration_ends(), ctx.staleness, ctx.recorder.quorums(), faults.lost_work_s,
+                                faults.restart_s, faults.checkpoint_s / ctx.workers};
     run.summary = summarize(scenario, run.spans, ctx.recorder.iteration_ends(), run.iterations, observed);
     return run;
 }

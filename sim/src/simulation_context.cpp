@@ -12,7 +12,22 @@ SimulationContext::SimulationContext(const Scenario& scenario_in, Platform platf
       plan(make_buckets(scenario_in.model, scenario_in.training.strategy.bucket_bytes)),
       workers(scenario_in.cluster.gpus()),
       latency_factor(simgrid::config::get_value<double>("network/latency-factor")),
-      recorder(workers, scenario_in.training.iterations, std::move(on_iteration)) {}
+      recorder(workers, scenario_in.training.iterations, workers - scenario_in.training.strategy.backup_workers,
+               std::move(on_iteration)) {
+    for (int r = 0; r < workers; ++r) cohort.ranks.push_back(r);
+    faults.checkpointed.assign(static_cast<size_t>(workers), 0);
+    faults.checkpoint_end_s.assign(static_cast<size_t>(workers), 0.0);
+    faults.completed.assign(static_cast<size_t>(workers), 0);
+}
+
+void SimulationContext::begin_epoch() {
+    ++cohort.epoch;
+    mailboxes_.clear();
+}
+
+std::string SimulationContext::epoch_name(const std::string& name) const {
+    return cohort.epoch == 0 ? name : "e" + std::to_string(cohort.epoch) + "-" + name;
+}
 
 int SimulationContext::register_actor(std::string name) {
     states_.push_back(ActorState{std::move(name)});
@@ -24,8 +39,8 @@ sg4::Mailbox* SimulationContext::link_mailbox(int from, int to, int channel) {
     if (auto found = mailboxes_.find(key); found != mailboxes_.end()) return found->second;
     // by_name is a simcall: other actors may run (and grow the map) before it returns, so no iterator
     // into the map may be held across it.
-    auto* mailbox = sg4::Mailbox::by_name("p2p-" + std::to_string(from) + ">" + std::to_string(to) +
-                                          (channel == 0 ? "" : "#" + std::to_string(channel)));
+    auto* mailbox = sg4::Mailbox::by_name(epoch_name("p2p-" + std::to_string(from) + ">" + std::to_string(to) +
+                                                     (channel == 0 ? "" : "#" + std::to_string(channel))));
     mailboxes_[key] = mailbox;
     return mailbox;
 }

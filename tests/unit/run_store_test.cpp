@@ -3,6 +3,7 @@
 
 #include <fstream>
 
+#include "dtsim/run_json.hpp"
 #include "dtsim/run_store.hpp"
 #include "test_support.hpp"
 
@@ -19,6 +20,9 @@ Run sample_run(const std::string& name, int spans) {
     run.summary.gpus = 4;
     run.summary.iteration_time_s = 0.125;
     run.summary.speedup = 3.5;
+    run.summary.lost_work_s = 1.25;
+    run.summary.restart_s = 30;
+    run.summary.checkpoint_s = 4;
     run.iterations = {{0, 0.2}, {1, 0.125}};
     run.ranks = {{0, 0, "gpu 0"}, {1, 0, "gpu 1"}};
     for (int i = 0; i < spans; ++i)
@@ -45,6 +49,19 @@ TEST_CASE("runs are appended with ids from 1 and read back equal", "[unit][store
     REQUIRE(list.size() == 2);
     CHECK(list[1].kind == RunKind::measured);
     CHECK(list[0].scenario_name == "a");
+}
+
+TEST_CASE("a summary's fault fields round-trip through JSON and read as 0 from older runs", "[unit][store]") {
+    const auto run = sample_run("faults", 0);
+    const auto json = nlohmann::json::parse(summary_to_json(run.summary).dump());
+    CHECK(summary_from_json(json) == run.summary);
+    auto older = json;
+    for (const auto* key : {"lost_work_s", "restart_s", "checkpoint_s"}) older.erase(key);
+    const auto read = summary_from_json(older);
+    CHECK(read.lost_work_s == 0);
+    CHECK(read.restart_s == 0);
+    CHECK(read.checkpoint_s == 0);
+    CHECK(read.iteration_time_s == run.summary.iteration_time_s);
 }
 
 TEST_CASE("a writer that finds the database locked fails cleanly and corrupts nothing", "[unit][store]") {

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <filesystem>
 
 #include "dtsim/input_error.hpp"
@@ -122,4 +123,36 @@ TEST_CASE("every shipped scenario loads", "[unit][scenario]") {
         ++count;
     }
     CHECK(count >= 3);
+}
+
+TEST_CASE("faults and backup workers are read from the scenario and --set", "[unit][scenario]") {
+    const auto s = load_scenario_text(
+        kBase, "scenario.yaml",
+        {"training.strategy.backup_workers=2",
+         "training.stragglers={link_degradation: [{node: 1, nic: 0, fraction: 0.5, start: 1s, end: 2s}, {rank: 9, fraction: 0.25}],"
+         " node_failure: {node: 2, at: 10s, recovery: restart-from-checkpoint, checkpoint_interval: 30s, checkpoint_cost: 2s}}"});
+    CHECK(s.training.strategy.backup_workers == 2);
+    const auto& links = s.training.stragglers.link_degradation;
+    REQUIRE(links.size() == 2);
+    CHECK(links[0] == LinkDegradationSpec{.node = 1, .nic = 0, .fraction = 0.5, .start_s = 1, .end_s = 2});
+    CHECK(links[1].rank == 9);
+    CHECK(links[1].node == -1);
+    CHECK(links[1].start_s == 0);
+    CHECK(std::isinf(links[1].end_s));
+    const auto& failure = s.training.stragglers.node_failure;
+    CHECK(failure.node == 2);
+    CHECK(failure.at_s == 10);
+    CHECK(failure.recovery == Recovery::restart_from_checkpoint);
+    CHECK(failure.checkpoint_every_s == 30);   // a duration
+    CHECK(failure.checkpoint_every_iterations == 0);
+    CHECK(failure.checkpoint_cost_s == 2);
+    CHECK(failure.restart_cost_s == 0);
+    CHECK_FALSE(s.training.stragglers.any());  // faults do not change compute
+    const auto by_iterations = load_scenario_text(
+        kBase, "scenario.yaml", {"training.stragglers.node_failure={node: 0, at: 1s, recovery: restart-from-checkpoint, checkpoint_interval: 5}"});
+    CHECK(by_iterations.training.stragglers.node_failure.checkpoint_every_iterations == 5);
+    const auto drop = load_scenario_text(kBase, "scenario.yaml", {"training.stragglers.node_failure={node: 3, at: 1s, recovery: drop}"});
+    CHECK(drop.training.stragglers.node_failure.recovery == Recovery::drop);
+    CHECK(load_scenario_text(kBase, "scenario.yaml").training.strategy.backup_workers == 0);
+    CHECK_FALSE(load_scenario_text(kBase, "scenario.yaml").training.stragglers.node_failure.any());
 }

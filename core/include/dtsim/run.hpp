@@ -57,6 +57,9 @@ struct RunSummary {
     double staleness_p99 = 0;
     double staleness_max = 0;
     double server_link_utilisation = 0;    // parameter server: busiest direction of a server's NIC, mean over servers
+    double lost_work_s = 0;                // node failure: work done since the recovery point and lost, per worker
+    double restart_s = 0;                  // node failure: time to restart or re-form
+    double checkpoint_s = 0;               // time spent writing checkpoints over the run, per worker
     bool operator==(const RunSummary&) const = default;
 };
 

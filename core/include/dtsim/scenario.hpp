@@ -110,6 +110,7 @@ struct StrategySpec {
     Sharding sharding = Sharding::by_size;     // by-size: every bucket split over all servers; round-robin: whole
                                                // buckets, bucket k on server k mod P
     std::optional<double> aggregation_bytes_per_second;  // nullopt: aggregation is free
+    int backup_workers = 0;  // synchronous training: a step goes on with the first N - b workers' gradients
 };
 
 struct TrainingSpec {

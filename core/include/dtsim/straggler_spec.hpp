@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "dtsim/fault_spec.hpp"
+
 namespace dtsim {
 
 class ConfigNode;
@@ -27,6 +29,9 @@ struct StragglerSpec {
     std::vector<double> slowdown;  // per GPU rank: compute time factor (1 = nominal); empty = none
     JitterSpec jitter;
     PauseSpec pause;
+    std::vector<LinkDegradationSpec> link_degradation;
+    NodeFailureSpec node_failure;
+    /// Whether anything changes a rank's compute (faults do not).
     bool any() const { return !slowdown.empty() || jitter.kind != JitterKind::none || pause.probability > 0; }
 };
 
@@ -35,6 +40,7 @@ struct StragglerSpec {
 ///   jitter: {distribution: lognormal, sigma: 0.1} | {distribution: exponential, mean: 2ms}
 ///         | {distribution: empirical, values: [1.0, 1.0, 1.3]}
 ///   pause: {probability: 0.01, duration: 200ms}
+///   link_degradation: [...], node_failure: {...}   (fault_spec.hpp)
 StragglerSpec read_stragglers(const ConfigNode& node, const ClusterSpec& cluster);
 
 }  // namespace dtsim

@@ -16,7 +16,9 @@ namespace dtsim::sim {
 
 class CollectiveReadiness {
 public:
-    explicit CollectiveReadiness(int ranks) : ranks_(ranks), next_(static_cast<std::size_t>(ranks), 0) {}
+    /// `ranks` take part in every collective; their rank numbers are below `rank_count` (after a node is
+    /// dropped the survivors keep their numbers).
+    CollectiveReadiness(int ranks, int rank_count) : ranks_(ranks), next_(static_cast<std::size_t>(rank_count), 0) {}
 
     /// `rank`'s data for its next collective took `compute_s` of compute since its iteration began and
     /// was ready at `ready_s`; returns that collective's number.

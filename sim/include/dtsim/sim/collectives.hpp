@@ -13,13 +13,18 @@
 
 namespace dtsim::sim {
 
-/// A ring over the ranks first, first + stride, ...; `position` is the caller's index in it.
+/// A ring over the ranks first, first + stride, ..., or over `members` when given (the workers left after a
+/// failure, those in time for a step with backup workers); `position` is the caller's index in it.
 struct Ring {
     int first = 0;
     int stride = 1;
     int count = 1;
     int position = 0;
-    int rank_at(int index) const { return first + ((index % count + count) % count) * stride; }
+    const std::vector<int>* members = nullptr;
+    int rank_at(int index) const {
+        const int wrapped = (index % count + count) % count;
+        return members ? (*members)[static_cast<size_t>(wrapped)] : first + wrapped * stride;
+    }
     int me() const { return rank_at(position); }
     int next() const { return rank_at(position + 1); }
     int previous() const { return rank_at(position - 1); }

@@ -16,6 +16,10 @@ double single_gpu_iteration_time_s(const Scenario& scenario);
 struct Observations {
     std::vector<std::vector<double>> rank_iteration_ends;  // [worker][iteration]; empty: not recorded
     std::vector<double> staleness;                         // version gaps of the gradients applied (PS async/ssp)
+    std::vector<int> gradients_applied;                    // per iteration: workers whose gradients count; empty: all
+    double lost_work_s = 0;                                // node failure, per worker (see RunSummary)
+    double restart_s = 0;
+    double checkpoint_s = 0;
 };
 
 /// `iteration_ends` are the times the slowest worker finished each iteration. Only the iterations after

@@ -1,6 +1,7 @@
 #pragma once
 // State shared by the actors of one simulation: the scenario, the platform, the gradient buckets, the
 // timeline, and what each actor is waiting for (reported if the simulation deadlocks).
+#include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
 
 #include <functional>
@@ -25,6 +26,27 @@ struct ActorState {
     bool finished = false;
 };
 
+/// The workers training now: all of them until a failure, then those that go on. Each failure starts a
+/// new epoch whose actors use mailboxes of their own, so nothing a killed actor posted is ever matched.
+struct Cohort {
+    int epoch = 0;
+    int first_iteration = 0;      // where the epoch's workers start (or restart)
+    double start_s = 0;           // when they may (after the restart cost)
+    std::vector<int> ranks;       // the workers, ascending
+    std::vector<simgrid::s4u::ActorPtr> actors;  // the epoch's actors, killed when a node fails
+    bool stopping = false;        // while a failure kills them
+};
+
+/// What faults cost, per worker (the mean over the workers a failure stopped), for the summary.
+struct FaultLedger {
+    std::vector<int> checkpointed;         // per rank: iterations completed at its last checkpoint
+    std::vector<double> checkpoint_end_s;  // per rank: when that checkpoint was written
+    std::vector<int> completed;            // per rank: iterations completed
+    double lost_work_s = 0;
+    double restart_s = 0;
+    double checkpoint_s = 0;
+};
+
 class SimulationContext {
 public:
     SimulationContext(const Scenario& scenario, Platform platform, std::function<void(int)> on_iteration);
@@ -36,6 +58,8 @@ public:
     const double latency_factor;  // the network model's factor on route latencies
     TimelineRecorder recorder;
     std::vector<double> staleness;  // version gap of every gradient a parameter server applied (async/ssp)
+    Cohort cohort;
+    FaultLedger faults;
 
     /// Registers an actor for deadlock reports; returns its slot.
     int register_actor(std::string name);
@@ -46,6 +70,10 @@ public:
     /// streams between the same ranks at once (the two trees of a double binary tree) keeps them
     /// apart with `channel`, so that a receive never matches another stream's message.
     simgrid::s4u::Mailbox* link_mailbox(int from, int to, int channel = 0);
+    /// Starts a new epoch: mailboxes get new names.
+    void begin_epoch();
+    /// A mailbox name unique to the current epoch.
+    std::string epoch_name(const std::string& name) const;
     /// One-way route latency from one rank's host to another's, with the model's latency factor.
     double route_latency_s(int from, int to);
     /// Per-message software and protocol overhead between two ranks from the scenario's profile (else 0).
