@@ -9,7 +9,7 @@
 int main(int argc, char** argv) {
     QStringList arguments;
     for (int i = 0; i < argc; ++i) arguments << QString::fromLocal8Bit(argv[i]);
-    const auto parsed = dtsim::gui::parseGuiOptions(arguments);
+    const auto parsed = dtsim::gui::parse_gui_options(arguments);
     if (!parsed.error.isEmpty()) {
         std::fprintf(stderr, "dtsim-gui: error: %s (see dtsim-gui --help)\n", qPrintable(parsed.error));
         return 2;
@@ -25,8 +25,8 @@ int main(int argc, char** argv) {
     const QString dtsim = options.dtsim_executable.isEmpty() ? QDir(QApplication::applicationDirPath()).filePath(QStringLiteral("dtsim"))
                                                              : options.dtsim_executable;
     dtsim::gui::MainWindow window(dtsim);
-    const bool opened = options.database.isEmpty() || window.openDatabase(options.database);
-    if (opened && options.run && !window.selectRuns(*options.run, options.compare)) {
+    const bool opened = options.database.isEmpty() || window.open_database(options.database);
+    if (opened && options.run && !window.select_runs(*options.run, options.compare)) {
         const QString message = QStringLiteral("%1: no run with id %2").arg(options.database).arg(*options.run) +
                                 (options.compare ? QStringLiteral(" or %1").arg(*options.compare) : QString());
         if (headless) {
@@ -34,10 +34,10 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
-    window.showView(options.view);
+    window.show_view(options.view);
     if (headless) {
         if (!opened) {
-            std::fprintf(stderr, "dtsim-gui: error: %s\n", qPrintable(window.lastError().replace(QLatin1Char('\n'), QLatin1Char(' '))));
+            std::fprintf(stderr, "dtsim-gui: error: %s\n", qPrintable(window.last_error().replace(QLatin1Char('\n'), QLatin1Char(' '))));
             return 2;
         }
         if (!window.screenshot(options.size).save(options.screenshot, "PNG", 0)) {  // 0: smallest file

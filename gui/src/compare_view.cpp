@@ -13,50 +13,50 @@
 namespace dtsim::gui {
 
 CompareView::CompareView(QWidget* parent)
-    : QWidget(parent), m_first_title(new QLabel(this)), m_second_title(new QLabel(this)), m_first(new TimelineWidget(this)),
-      m_second(new TimelineWidget(this)), m_errors(new PhaseErrorModel(this)) {
+    : QWidget(parent), first_title_(new QLabel(this)), second_title_(new QLabel(this)), first_(new TimelineWidget(this)),
+      second_(new TimelineWidget(this)), errors_(new PhaseErrorModel(this)) {
     auto* table = new QTableView(this);
-    table->setModel(m_errors);
+    table->setModel(errors_);
     table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table->verticalHeader()->hide();
     table->setMaximumHeight(190);
     auto* top = new QHBoxLayout;
-    top->addWidget(m_first_title, 1);
-    top->addWidget(makeKindLegend(this));
+    top->addWidget(first_title_, 1);
+    top->addWidget(make_kind_legend(this));
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
-    layout->addWidget(m_first, 1);
-    layout->addWidget(m_second_title);
-    layout->addWidget(m_second, 1);
+    layout->addWidget(first_, 1);
+    layout->addWidget(second_title_);
+    layout->addWidget(second_, 1);
     layout->addWidget(table);
     auto* totals = new QLabel(tr("Shift+drag on either timeline selects an area and shows its totals here"), this);
     totals->setWordWrap(true);
     layout->addWidget(totals);
-    for (auto* timeline : {m_first, m_second}) connect(timeline, &TimelineWidget::selectionChanged, totals, &QLabel::setText);
+    for (auto* timeline : {first_, second_}) connect(timeline, &TimelineWidget::selection_changed, totals, &QLabel::setText);
     // One time axis: whichever timeline moves, the other follows.
-    connect(m_first, &TimelineWidget::visibleRangeChanged, m_second, &TimelineWidget::setVisibleRange);
-    connect(m_second, &TimelineWidget::visibleRangeChanged, m_first, &TimelineWidget::setVisibleRange);
+    connect(first_, &TimelineWidget::visible_range_changed, second_, &TimelineWidget::set_visible_range);
+    connect(second_, &TimelineWidget::visible_range_changed, first_, &TimelineWidget::set_visible_range);
 }
 
-void CompareView::showRuns(std::shared_ptr<const LoadedRun> first, std::shared_ptr<const LoadedRun> second) {
-    m_runs[0] = std::move(first);
-    m_runs[1] = std::move(second);
-    if (!m_runs[0] || !m_runs[1]) {
-        m_first_title->setText(tr("Select two runs in the browser (Ctrl+click) to compare them"));
-        m_second_title->clear();
-        m_first->setStore(nullptr);
-        m_second->setStore(nullptr);
-        m_errors->setComparison({}, {}, {});
+void CompareView::show_runs(std::shared_ptr<const LoadedRun> first, std::shared_ptr<const LoadedRun> second) {
+    runs_[0] = std::move(first);
+    runs_[1] = std::move(second);
+    if (!runs_[0] || !runs_[1]) {
+        first_title_->setText(tr("Select two runs in the browser (Ctrl+click) to compare them"));
+        second_title_->clear();
+        first_->set_store(nullptr);
+        second_->set_store(nullptr);
+        errors_->set_comparison({}, {}, {});
         return;
     }
-    const auto& a = m_runs[0]->run;
-    const auto& b = m_runs[1]->run;
-    m_first_title->setText(describeRun(a));
-    m_second_title->setText(describeRun(b));
-    const double extent = std::max(m_runs[0]->store->endTime(), m_runs[1]->store->endTime());
-    m_first->setStore(m_runs[0]->store, extent);
-    m_second->setStore(m_runs[1]->store, extent);
-    m_errors->setComparison(compare_phases(a.summary, b.summary),
+    const auto& a = runs_[0]->run;
+    const auto& b = runs_[1]->run;
+    first_title_->setText(describe_run(a));
+    second_title_->setText(describe_run(b));
+    const double extent = std::max(runs_[0]->store->end_time(), runs_[1]->store->end_time());
+    first_->set_store(runs_[0]->store, extent);
+    second_->set_store(runs_[1]->store, extent);
+    errors_->set_comparison(compare_phases(a.summary, b.summary),
                             QStringLiteral("run %1 (%2)").arg(a.id).arg(QString::fromStdString(to_string(a.kind))),
                             QStringLiteral("run %1 (%2)").arg(b.id).arg(QString::fromStdString(to_string(b.kind))));
 }

@@ -17,18 +17,18 @@ class CompareView : public QWidget {
     Q_OBJECT
 public:
     explicit CompareView(QWidget* parent = nullptr);
-    void showRuns(std::shared_ptr<const LoadedRun> first, std::shared_ptr<const LoadedRun> second);
-    TimelineWidget* first() const { return m_first; }
-    TimelineWidget* second() const { return m_second; }
-    PhaseErrorModel* errors() const { return m_errors; }
+    void show_runs(std::shared_ptr<const LoadedRun> first, std::shared_ptr<const LoadedRun> second);
+    TimelineWidget* first() const { return first_; }
+    TimelineWidget* second() const { return second_; }
+    PhaseErrorModel* errors() const { return errors_; }
 
 private:
-    QLabel* m_first_title;
-    QLabel* m_second_title;
-    TimelineWidget* m_first;
-    TimelineWidget* m_second;
-    PhaseErrorModel* m_errors;
-    std::shared_ptr<const LoadedRun> m_runs[2];
+    QLabel* first_title_;
+    QLabel* second_title_;
+    TimelineWidget* first_;
+    TimelineWidget* second_;
+    PhaseErrorModel* errors_;
+    std::shared_ptr<const LoadedRun> runs_[2];
 };
 
 }  // namespace dtsim::gui

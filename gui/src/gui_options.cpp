@@ -6,7 +6,7 @@
 namespace dtsim::gui {
 namespace {
 
-std::optional<qint64> runId(const QString& text) {
+std::optional<qint64> run_id(const QString& text) {
     bool ok = false;
     const qint64 id = text.toLongLong(&ok);
     return ok && id > 0 ? std::optional<qint64>(id) : std::nullopt;
@@ -14,7 +14,7 @@ std::optional<qint64> runId(const QString& text) {
 
 }  // namespace
 
-ParsedGuiOptions parseGuiOptions(const QStringList& arguments) {
+ParsedGuiOptions parse_gui_options(const QStringList& arguments) {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("dtsim-gui: browse runs, timelines, speedup curves; run what-ifs"));
     const QCommandLineOption help(QStringList{"h", "help"}, QStringLiteral("Show this help"));
@@ -45,9 +45,9 @@ ParsedGuiOptions parseGuiOptions(const QStringList& arguments) {
     o.database = parser.value(db);
     o.screenshot = parser.value(screenshot);
     o.dtsim_executable = parser.value(dtsim);
-    if (parser.isSet(run) && !(o.run = runId(parser.value(run))))
+    if (parser.isSet(run) && !(o.run = run_id(parser.value(run))))
         return fail(QStringLiteral("--run: expected a run id (a positive integer), got '%1'").arg(parser.value(run)));
-    if (parser.isSet(compare) && !(o.compare = runId(parser.value(compare))))
+    if (parser.isSet(compare) && !(o.compare = run_id(parser.value(compare))))
         return fail(QStringLiteral("--compare: expected a run id (a positive integer), got '%1'").arg(parser.value(compare)));
     if (o.compare && !o.run) return fail(QStringLiteral("--compare needs --run: the run to compare with"));
     if (parser.isSet(view)) {

@@ -28,6 +28,6 @@ struct ParsedGuiOptions {
 };
 
 /// `arguments` includes the program name, as QCoreApplication::arguments() does.
-ParsedGuiOptions parseGuiOptions(const QStringList& arguments);
+ParsedGuiOptions parse_gui_options(const QStringList& arguments);
 
 }  // namespace dtsim::gui

@@ -4,26 +4,26 @@
 
 namespace dtsim::gui {
 
-bool LaneLayout::setFilter(const QString& pattern) {
+bool LaneLayout::set_filter(const QString& pattern) {
     QRegularExpression expression(pattern, QRegularExpression::CaseInsensitiveOption);
     if (!expression.isValid()) return false;
-    m_filter = expression;
+    filter_ = expression;
     return true;
 }
 
-void LaneLayout::toggleNode(int node) {
-    if (!m_collapsed.erase(node)) m_collapsed.insert(node);
+void LaneLayout::toggle_node(int node) {
+    if (!collapsed_.erase(node)) collapsed_.insert(node);
 }
 
 std::vector<LaneRow> LaneLayout::rows(const SpanStore& store) const {
     std::vector<LaneRow> rows;
-    const bool filtering = !m_filter.pattern().isEmpty();
-    for (int slot = 0; slot < store.rankCount(); ++slot) {
+    const bool filtering = !filter_.pattern().isEmpty();
+    for (int slot = 0; slot < store.rank_count(); ++slot) {
         const auto& rank = store.rank(slot);
         const QString node_name = QStringLiteral("node %1").arg(rank.node);
         const QString label = QString::fromStdString(rank.label);
-        if (filtering && !m_filter.match(label).hasMatch() && !m_filter.match(node_name).hasMatch()) continue;
-        if (m_collapsed.count(rank.node)) {
+        if (filtering && !filter_.match(label).hasMatch() && !filter_.match(node_name).hasMatch()) continue;
+        if (collapsed_.count(rank.node)) {
             if (rows.empty() || !rows.back().collapsed_node || rows.back().node != rank.node)
                 rows.push_back({QStringLiteral("▸ ") + node_name, rank.node, true, {}});
             rows.back().rank_slots.push_back(slot);

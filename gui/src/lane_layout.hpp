@@ -20,15 +20,15 @@ struct LaneRow {
 class LaneLayout {
 public:
     /// An invalid expression keeps the previous filter and returns false.
-    bool setFilter(const QString& pattern);
-    void toggleNode(int node);
-    void setCollapsedNodes(std::set<int> nodes) { m_collapsed = std::move(nodes); }
-    const std::set<int>& collapsedNodes() const { return m_collapsed; }
+    bool set_filter(const QString& pattern);
+    void toggle_node(int node);
+    void set_collapsed_nodes(std::set<int> nodes) { collapsed_ = std::move(nodes); }
+    const std::set<int>& collapsed_nodes() const { return collapsed_; }
     std::vector<LaneRow> rows(const SpanStore& store) const;
 
 private:
-    QRegularExpression m_filter;
-    std::set<int> m_collapsed;
+    QRegularExpression filter_;
+    std::set<int> collapsed_;
 };
 
 }  // namespace dtsim::gui

@@ -44,13 +44,13 @@ inline std::uint32_t shade(const std::array<std::uint32_t, kShades + 1>& table, 
     return table[static_cast<size_t>(s)];
 }
 
-void fillRows(std::uint32_t* pixels, int stride, int y0, int y1, const std::vector<std::uint32_t>& row) {
+void fill_rows(std::uint32_t* pixels, int stride, int y0, int y1, const std::vector<std::uint32_t>& row) {
     for (int y = y0; y < y1; ++y) std::copy(row.begin(), row.end(), pixels + static_cast<std::ptrdiff_t>(y) * stride);
 }
 
 }  // namespace
 
-void rasterLaneBands(const SpanStore& store, const PixelGrid& grid, const std::vector<LaneBand>& bands,
+void raster_lane_bands(const SpanStore& store, const PixelGrid& grid, const std::vector<LaneBand>& bands,
                      std::uint32_t* pixels, int stride) {
     BandCoverage coverage;
     std::vector<std::uint32_t> row(static_cast<size_t>(grid.width));
@@ -67,7 +67,7 @@ void rasterLaneBands(const SpanStore& store, const PixelGrid& grid, const std::v
                 const auto& c = coverage.per_kind[static_cast<size_t>(k)];
                 const auto& kind_shades = table[static_cast<size_t>(k)];
                 for (int x = 0; x < grid.width; ++x) row[static_cast<size_t>(x)] = shade(kind_shades, c[static_cast<size_t>(x)], scale);
-                fillRows(pixels, stride, band.y0 + height * k / kKinds, band.y0 + height * (k + 1) / kKinds, row);
+                fill_rows(pixels, stride, band.y0 + height * k / kKinds, band.y0 + height * (k + 1) / kKinds, row);
             }
             continue;
         }
@@ -83,7 +83,7 @@ void rasterLaneBands(const SpanStore& store, const PixelGrid& grid, const std::v
             }
             row[static_cast<size_t>(x)] = shade(table[static_cast<size_t>(dominant)], value, scale);
         }
-        fillRows(pixels, stride, band.y0, band.y1, row);
+        fill_rows(pixels, stride, band.y0, band.y1, row);
     }
 }
 

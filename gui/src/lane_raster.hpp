@@ -16,7 +16,7 @@ struct LaneBand {
 };
 
 /// `pixels` has `stride` pixels per row and at least max(y1) rows; columns [0, grid.width) are written.
-void rasterLaneBands(const SpanStore& store, const PixelGrid& grid, const std::vector<LaneBand>& bands,
+void raster_lane_bands(const SpanStore& store, const PixelGrid& grid, const std::vector<LaneBand>& bands,
                      std::uint32_t* pixels, int stride);
 
 }  // namespace dtsim::gui

@@ -25,97 +25,97 @@
 namespace dtsim::gui {
 
 MainWindow::MainWindow(const QString& dtsim_executable, QWidget* parent)
-    : QMainWindow(parent), m_runs(new RunListModel(this)), m_proxy(new QSortFilterProxyModel(this)), m_filter(new QLineEdit),
-      m_table(new QTableView), m_tabs(new QTabWidget), m_timeline(new TimelineView), m_compare(new CompareView),
-      m_speedup(new SpeedupView), m_whatif(new WhatIfPanel(dtsim_executable)) {
+    : QMainWindow(parent), runs_(new RunListModel(this)), proxy_(new QSortFilterProxyModel(this)), filter_(new QLineEdit),
+      table_(new QTableView), tabs_(new QTabWidget), timeline_(new TimelineView), compare_(new CompareView),
+      speedup_(new SpeedupView), whatif_(new WhatIfPanel(dtsim_executable)) {
     setWindowTitle(tr("dtsim"));
-    m_proxy->setSourceModel(m_runs);
-    m_proxy->setSortRole(RunListModel::SortRole);
-    m_proxy->setFilterKeyColumn(-1);
-    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    m_filter->setPlaceholderText(tr("Filter runs (scenario, kind, strategy, …)"));
-    m_filter->setClearButtonEnabled(true);
-    connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
-    m_table->setModel(m_proxy);
-    m_table->setSortingEnabled(true);
-    m_table->sortByColumn(RunListModel::Id, Qt::AscendingOrder);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_table->verticalHeader()->hide();
-    m_table->setWordWrap(false);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MainWindow::onSelectionChanged);
+    proxy_->setSourceModel(runs_);
+    proxy_->setSortRole(RunListModel::kSortRole);
+    proxy_->setFilterKeyColumn(-1);
+    proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    filter_->setPlaceholderText(tr("Filter runs (scenario, kind, strategy, …)"));
+    filter_->setClearButtonEnabled(true);
+    connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
+    table_->setModel(proxy_);
+    table_->setSortingEnabled(true);
+    table_->sortByColumn(RunListModel::id, Qt::AscendingOrder);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    table_->verticalHeader()->hide();
+    table_->setWordWrap(false);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MainWindow::on_selection_changed);
 
     auto* browser = new QWidget;
     auto* browser_layout = new QVBoxLayout(browser);
     browser_layout->setContentsMargins(0, 0, 0, 0);
-    browser_layout->addWidget(m_filter);
-    browser_layout->addWidget(m_table);
-    m_tabs->addTab(m_timeline, tr("Timeline"));
-    m_tabs->addTab(m_compare, tr("Compare"));
-    m_tabs->addTab(m_speedup, tr("Speedup"));
-    m_tabs->addTab(m_whatif, tr("What-if"));
+    browser_layout->addWidget(filter_);
+    browser_layout->addWidget(table_);
+    tabs_->addTab(timeline_, tr("Timeline"));
+    tabs_->addTab(compare_, tr("Compare"));
+    tabs_->addTab(speedup_, tr("Speedup"));
+    tabs_->addTab(whatif_, tr("What-if"));
     auto* splitter = new QSplitter;
     splitter->addWidget(browser);
-    splitter->addWidget(m_tabs);
+    splitter->addWidget(tabs_);
     splitter->setStretchFactor(1, 3);
     splitter->setSizes({420, 1180});
     setCentralWidget(splitter);
-    connect(m_whatif, &WhatIfPanel::finished, this, &MainWindow::onWhatIfFinished);
-    buildMenus();
+    connect(whatif_, &WhatIfPanel::finished, this, &MainWindow::on_whatif_finished);
+    build_menus();
 }
 
 MainWindow::~MainWindow() = default;
 
-void MainWindow::buildMenus() {
+void MainWindow::build_menus() {
     auto* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open runs database…"), QKeySequence::Open, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Runs database"), {}, tr("Runs databases (*.db *.sqlite);;All files (*)"));
-        if (!path.isEmpty()) openDatabase(path);
+        if (!path.isEmpty()) open_database(path);
     });
-    file->addAction(tr("Export view as &PNG…"), this, [this] { exportView(QStringLiteral("png")); });
-    file->addAction(tr("Export view as &SVG…"), this, [this] { exportView(QStringLiteral("svg")); });
-    file->addAction(tr("Export run as Chrome &trace…"), this, [this] { exportTrace(); });
+    file->addAction(tr("Export view as &PNG…"), this, [this] { export_view(QStringLiteral("png")); });
+    file->addAction(tr("Export view as &SVG…"), this, [this] { export_view(QStringLiteral("svg")); });
+    file->addAction(tr("Export run as Chrome &trace…"), this, [this] { export_trace(); });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
 }
 
-void MainWindow::showError(const QString& text) {
-    m_last_error = text;
+void MainWindow::show_error(const QString& text) {
+    last_error_ = text;
     statusBar()->showMessage(text);
-    if (!m_error_dialog) m_error_dialog = new QMessageBox(QMessageBox::Critical, tr("dtsim"), {}, QMessageBox::Ok, this);
-    m_error_dialog->setText(text);
-    m_error_dialog->open();  // not exec(): the window stays usable and tests need no event loop
+    if (!error_dialog_) error_dialog_ = new QMessageBox(QMessageBox::Critical, tr("dtsim"), {}, QMessageBox::Ok, this);
+    error_dialog_->setText(text);
+    error_dialog_->open();  // not exec(): the window stays usable and tests need no event loop
 }
 
-bool MainWindow::openDatabase(const QString& path) {
+bool MainWindow::open_database(const QString& path) {
     try {
-        m_db = std::make_unique<RunDatabase>(path.toStdString());
+        db_ = std::make_unique<RunDatabase>(path.toStdString());
     } catch (const std::exception& e) {
-        showError(tr("Cannot open the runs database:\n%1").arg(QString::fromStdString(e.what())));
+        show_error(tr("Cannot open the runs database:\n%1").arg(QString::fromStdString(e.what())));
         return false;
     }
-    m_whatif->setDatabase(path);
+    whatif_->set_database(path);
     setWindowTitle(tr("dtsim — %1").arg(path));
-    reloadRuns();
+    reload_runs();
     return true;
 }
 
-void MainWindow::reloadRuns() {
+void MainWindow::reload_runs() {
     try {
-        m_runs->setRuns(m_db ? m_db->list() : std::vector<RunListEntry>{});
-        m_table->resizeColumnsToContents();
+        runs_->set_runs(db_ ? db_->list() : std::vector<RunListEntry>{});
+        table_->resizeColumnsToContents();
     } catch (const std::exception& e) {
-        showError(QString::fromStdString(e.what()));
+        show_error(QString::fromStdString(e.what()));
     }
-    statusBar()->showMessage(tr("%1 runs").arg(m_runs->rowCount()));
+    statusBar()->showMessage(tr("%1 runs").arg(runs_->rowCount()));
 }
 
-std::vector<std::int64_t> MainWindow::selectedRunIds() const {
+std::vector<std::int64_t> MainWindow::selected_run_ids() const {
     std::vector<std::pair<int, std::int64_t>> rows;  // in browser order
-    for (const auto& index : m_table->selectionModel()->selectedRows()) {
-        const auto source = m_proxy->mapToSource(index);
-        rows.emplace_back(index.row(), m_runs->runs()[static_cast<size_t>(source.row())].id);
+    for (const auto& index : table_->selectionModel()->selectedRows()) {
+        const auto source = proxy_->mapToSource(index);
+        rows.emplace_back(index.row(), runs_->runs()[static_cast<size_t>(source.row())].id);
     }
     std::sort(rows.begin(), rows.end());
     std::vector<std::int64_t> ids;
@@ -123,50 +123,50 @@ std::vector<std::int64_t> MainWindow::selectedRunIds() const {
     return ids;
 }
 
-bool MainWindow::selectRuns(std::int64_t first, std::optional<std::int64_t> second) {
-    const int a = m_runs->rowOfId(first);
-    const int b = second ? m_runs->rowOfId(*second) : -1;
+bool MainWindow::select_runs(std::int64_t first, std::optional<std::int64_t> second) {
+    const int a = runs_->row_of_id(first);
+    const int b = second ? runs_->row_of_id(*second) : -1;
     if (a < 0 || (second && b < 0)) return false;
-    auto* selection = m_table->selectionModel();
+    auto* selection = table_->selectionModel();
     selection->clearSelection();
     for (int row : {a, b}) {
         if (row < 0) continue;
-        const auto index = m_proxy->mapFromSource(m_runs->index(row, 0));
+        const auto index = proxy_->mapFromSource(runs_->index(row, 0));
         selection->select(index, QItemSelectionModel::Select | QItemSelectionModel::Rows);
     }
     return true;
 }
 
-void MainWindow::onSelectionChanged() {
-    if (!m_db) return;
-    const auto ids = selectedRunIds();
+void MainWindow::on_selection_changed() {
+    if (!db_) return;
+    const auto ids = selected_run_ids();
     try {
         if (ids.empty()) return;
-        auto first = m_db->load(ids[0]);
-        m_timeline->showRun(first);
-        const auto entry = m_runs->runs()[static_cast<size_t>(m_runs->rowOfId(ids[0]))];
-        m_speedup->showScenario(m_runs->runs(), entry);
-        m_compare->showRuns(first, ids.size() > 1 ? m_db->load(ids[1]) : nullptr);
-        m_previous_run = ids[0];
+        auto first = db_->load(ids[0]);
+        timeline_->show_run(first);
+        const auto entry = runs_->runs()[static_cast<size_t>(runs_->row_of_id(ids[0]))];
+        speedup_->show_scenario(runs_->runs(), entry);
+        compare_->show_runs(first, ids.size() > 1 ? db_->load(ids[1]) : nullptr);
+        previous_run_ = ids[0];
     } catch (const std::exception& e) {
-        showError(QString::fromStdString(e.what()));
+        show_error(QString::fromStdString(e.what()));
     }
 }
 
-void MainWindow::showView(ViewKind view) { m_tabs->setCurrentIndex(static_cast<int>(view)); }
+void MainWindow::show_view(ViewKind view) { tabs_->setCurrentIndex(static_cast<int>(view)); }
 
-void MainWindow::onWhatIfFinished(bool ok, const QString& message) {
+void MainWindow::on_whatif_finished(bool ok, const QString& message) {
     if (!ok) {
         statusBar()->showMessage(tr("What-if failed: %1").arg(message));
         return;
     }
-    const std::int64_t previous = m_previous_run;
-    reloadRuns();
-    if (m_runs->runs().empty()) return;
-    const std::int64_t newest = m_runs->runs().back().id;
+    const std::int64_t previous = previous_run_;
+    reload_runs();
+    if (runs_->runs().empty()) return;
+    const std::int64_t newest = runs_->runs().back().id;
     // The new run next to the one the user looked at before.
-    if (previous > 0 && previous != newest && selectRuns(newest, previous)) showView(ViewKind::compare);
-    else selectRuns(newest);
+    if (previous > 0 && previous != newest && select_runs(newest, previous)) show_view(ViewKind::compare);
+    else select_runs(newest);
     statusBar()->showMessage(tr("What-if stored as run %1").arg(newest));
 }
 
@@ -180,25 +180,25 @@ QImage MainWindow::screenshot(const QSize& size) {
     return grab().toImage();
 }
 
-void MainWindow::exportView(const QString& suffix) {
+void MainWindow::export_view(const QString& suffix) {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export view"), QStringLiteral("dtsim-view.") + suffix,
                                                       suffix.toUpper() + QStringLiteral(" (*.") + suffix + QLatin1Char(')'));
     if (path.isEmpty()) return;
-    if (const QString error = exportWidget(m_tabs->currentWidget(), path); !error.isEmpty()) showError(error);
+    if (const QString error = export_widget(tabs_->currentWidget(), path); !error.isEmpty()) show_error(error);
 }
 
-void MainWindow::exportTrace() {
-    const auto ids = selectedRunIds();
-    if (!m_db || ids.empty()) return showError(tr("Select a run to export first."));
+void MainWindow::export_trace() {
+    const auto ids = selected_run_ids();
+    if (!db_ || ids.empty()) return show_error(tr("Select a run to export first."));
     const QString path = QFileDialog::getSaveFileName(this, tr("Export run as Chrome trace"),
                                                       QStringLiteral("run-%1.trace.json").arg(ids[0]), tr("Chrome trace (*.json)"));
     if (path.isEmpty()) return;
     try {
-        const auto run = m_db->loadFull(ids[0]);
-        if (const QString error = run ? exportChromeTrace(*run, path) : tr("run %1 is gone").arg(ids[0]); !error.isEmpty())
-            showError(error);
+        const auto run = db_->load_full(ids[0]);
+        if (const QString error = run ? export_chrome_trace(*run, path) : tr("run %1 is gone").arg(ids[0]); !error.isEmpty())
+            show_error(error);
     } catch (const std::exception& e) {
-        showError(QString::fromStdString(e.what()));
+        show_error(QString::fromStdString(e.what()));
     }
 }
 

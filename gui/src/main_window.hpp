@@ -30,45 +30,45 @@ public:
     ~MainWindow() override;
 
     /// On failure shows an error dialog (non-modal) and keeps the previous database; returns false.
-    bool openDatabase(const QString& path);
+    bool open_database(const QString& path);
     /// Selects runs in the browser (the second is optional) and shows them; false if an id is unknown.
-    bool selectRuns(std::int64_t first, std::optional<std::int64_t> second = std::nullopt);
-    void showView(ViewKind view);
+    bool select_runs(std::int64_t first, std::optional<std::int64_t> second = std::nullopt);
+    void show_view(ViewKind view);
     /// The whole window rendered at that size (used by --screenshot and the tests).
     QImage screenshot(const QSize& size);
 
-    QString lastError() const { return m_last_error; }
-    QMessageBox* errorDialog() const { return m_error_dialog; }
-    RunListModel* runList() const { return m_runs; }
-    QSortFilterProxyModel* runListProxy() const { return m_proxy; }
-    QLineEdit* runFilter() const { return m_filter; }
-    TimelineView* timelineView() const { return m_timeline; }
-    CompareView* compareView() const { return m_compare; }
-    WhatIfPanel* whatIfPanel() const { return m_whatif; }
-    std::vector<std::int64_t> selectedRunIds() const;
+    QString last_error() const { return last_error_; }
+    QMessageBox* error_dialog() const { return error_dialog_; }
+    RunListModel* run_list() const { return runs_; }
+    QSortFilterProxyModel* run_list_proxy() const { return proxy_; }
+    QLineEdit* run_filter() const { return filter_; }
+    TimelineView* timeline_view() const { return timeline_; }
+    CompareView* compare_view() const { return compare_; }
+    WhatIfPanel* whatif_panel() const { return whatif_; }
+    std::vector<std::int64_t> selected_run_ids() const;
 
 private:
-    void buildMenus();
-    void reloadRuns();
-    void onSelectionChanged();
-    void onWhatIfFinished(bool ok, const QString& message);
-    void showError(const QString& text);
-    void exportView(const QString& suffix);
-    void exportTrace();
+    void build_menus();
+    void reload_runs();
+    void on_selection_changed();
+    void on_whatif_finished(bool ok, const QString& message);
+    void show_error(const QString& text);
+    void export_view(const QString& suffix);
+    void export_trace();
 
-    std::unique_ptr<RunDatabase> m_db;
-    RunListModel* m_runs;
-    QSortFilterProxyModel* m_proxy;
-    QLineEdit* m_filter;
-    QTableView* m_table;
-    QTabWidget* m_tabs;
-    TimelineView* m_timeline;
-    CompareView* m_compare;
-    SpeedupView* m_speedup;
-    WhatIfPanel* m_whatif;
-    QMessageBox* m_error_dialog = nullptr;
-    QString m_last_error;
-    std::int64_t m_previous_run = 0;
+    std::unique_ptr<RunDatabase> db_;
+    RunListModel* runs_;
+    QSortFilterProxyModel* proxy_;
+    QLineEdit* filter_;
+    QTableView* table_;
+    QTabWidget* tabs_;
+    TimelineView* timeline_;
+    CompareView* compare_;
+    SpeedupView* speedup_;
+    WhatIfPanel* whatif_;
+    QMessageBox* error_dialog_ = nullptr;
+    QString last_error_;
+    std::int64_t previous_run_ = 0;
 };
 
 }  // namespace dtsim::gui

@@ -11,10 +11,10 @@ namespace dtsim::gui {
 class PhaseErrorModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Phase, First, Second, Error, ColumnCount };
+    enum Column { phase, first, second, error, column_count };
 
     using QAbstractTableModel::QAbstractTableModel;
-    void setComparison(std::vector<PhaseComparison> rows, const QString& first_label, const QString& second_label);
+    void set_comparison(std::vector<PhaseComparison> rows, const QString& first_label, const QString& second_label);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -22,9 +22,9 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    std::vector<PhaseComparison> m_rows;
-    QString m_first = QStringLiteral("predicted");
-    QString m_second = QStringLiteral("measured");
+    std::vector<PhaseComparison> rows_;
+    QString first_ = QStringLiteral("predicted");
+    QString second_ = QStringLiteral("measured");
 };
 
 }  // namespace dtsim::gui

@@ -12,27 +12,27 @@ const std::string& RunDatabase::existing(const std::string& path) {
     return path;
 }
 
-RunDatabase::RunDatabase(const std::string& path) : m_path(path), m_store(existing(path)) {
-    m_store.list();  // a damaged file opens but cannot be read: fail now, not in a view
+RunDatabase::RunDatabase(const std::string& path) : path_(path), store_(existing(path)) {
+    store_.list();  // a damaged file opens but cannot be read: fail now, not in a view
 }
 
 std::shared_ptr<const LoadedRun> RunDatabase::load(std::int64_t id) {
-    auto cached = std::find_if(m_cache.begin(), m_cache.end(), [id](const auto& entry) { return entry.first == id; });
-    if (cached != m_cache.end()) {
+    auto cached = std::find_if(cache_.begin(), cache_.end(), [id](const auto& entry) { return entry.first == id; });
+    if (cached != cache_.end()) {
         auto loaded = cached->second;
-        m_cache.erase(cached);
-        m_cache.emplace_back(id, loaded);
+        cache_.erase(cached);
+        cache_.emplace_back(id, loaded);
         return loaded;
     }
-    auto run = m_store.load(id);
+    auto run = store_.load(id);
     if (!run) return nullptr;
     auto loaded = std::make_shared<LoadedRun>();
-    loaded->store = std::make_shared<const SpanStore>(SpanStore::fromRun(*run));
+    loaded->store = std::make_shared<const SpanStore>(SpanStore::from_run(*run));
     run->spans.clear();
     run->spans.shrink_to_fit();
     loaded->run = std::move(*run);
-    if (m_cache.size() == kCachedRuns) m_cache.erase(m_cache.begin());
-    m_cache.emplace_back(id, loaded);
+    if (cache_.size() == kCachedRuns) cache_.erase(cache_.begin());
+    cache_.emplace_back(id, loaded);
     return loaded;
 }
 

@@ -21,19 +21,19 @@ class RunDatabase {
 public:
     /// Throws StoreError with a message for people when the file is missing or not a runs database.
     explicit RunDatabase(const std::string& path);
-    const std::string& path() const { return m_path; }
-    std::vector<RunListEntry> list() const { return m_store.list(); }
+    const std::string& path() const { return path_; }
+    std::vector<RunListEntry> list() const { return store_.list(); }
     /// nullptr when there is no such run.
     std::shared_ptr<const LoadedRun> load(std::int64_t id);
     /// The full run, spans included (for export).
-    std::optional<Run> loadFull(std::int64_t id) const { return m_store.load(id); }
+    std::optional<Run> load_full(std::int64_t id) const { return store_.load(id); }
 
 private:
     static const std::string& existing(const std::string& path);
-    std::string m_path;
-    RunStore m_store;
+    std::string path_;
+    RunStore store_;
     static constexpr size_t kCachedRuns = 4;  // large runs take hundreds of MB: keep the latest few
-    std::vector<std::pair<std::int64_t, std::shared_ptr<const LoadedRun>>> m_cache;  // most recent last
+    std::vector<std::pair<std::int64_t, std::shared_ptr<const LoadedRun>>> cache_;  // most recent last
 };
 
 }  // namespace dtsim::gui

@@ -10,14 +10,14 @@ namespace dtsim::gui {
 class RunListModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Id, Kind, Scenario, Gpus, Strategy, IterationTime, Date, ColumnCount };
-    static constexpr int SortRole = Qt::UserRole;  // numbers sort as numbers
+    enum Column { id, kind, scenario, gpus, strategy, iteration_time, date, column_count };
+    static constexpr int kSortRole = Qt::UserRole;  // numbers sort as numbers
 
     using QAbstractTableModel::QAbstractTableModel;
-    void setRuns(std::vector<RunListEntry> runs);
-    const std::vector<RunListEntry>& runs() const { return m_runs; }
+    void set_runs(std::vector<RunListEntry> runs);
+    const std::vector<RunListEntry>& runs() const { return runs_; }
     /// Row of the run with that id, or -1.
-    int rowOfId(std::int64_t id) const;
+    int row_of_id(std::int64_t run_id) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -25,7 +25,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    std::vector<RunListEntry> m_runs;
+    std::vector<RunListEntry> runs_;
 };
 
 }  // namespace dtsim::gui

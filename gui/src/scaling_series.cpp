@@ -8,7 +8,7 @@
 namespace dtsim::gui {
 namespace {
 
-void keepLatestPerGpuCount(std::vector<ScalingPoint>& points) {
+void keep_latest_per_gpu_count(std::vector<ScalingPoint>& points) {
     std::map<int, ScalingPoint> latest;
     for (const auto& p : points)
         if (auto it = latest.find(p.gpus); it == latest.end() || it->second.run_id < p.run_id) latest[p.gpus] = p;
@@ -25,7 +25,7 @@ bool ScalingSeries::contains(std::int64_t run_id) const {
     return has(predicted) || has(measured);
 }
 
-std::vector<ScalingSeries> scalingSeries(const std::vector<RunListEntry>& runs, const std::string& scenario_name) {
+std::vector<ScalingSeries> scaling_series(const std::vector<RunListEntry>& runs, const std::string& scenario_name) {
     std::map<std::string, ScalingSeries> by_family;
     std::vector<std::string> order;  // first appearance, so colours stay put as runs are added
     for (const auto& run : runs) {
@@ -45,8 +45,8 @@ std::vector<ScalingSeries> scalingSeries(const std::vector<RunListEntry>& runs, 
         auto& s = by_family[family];
         // Series of one strategy differ in another setting: number them so the legend tells them apart.
         if (const int uses = ++label_uses[s.label]; uses > 1) s.label += " (variant " + std::to_string(uses) + ")";
-        keepLatestPerGpuCount(s.predicted);
-        keepLatestPerGpuCount(s.measured);
+        keep_latest_per_gpu_count(s.predicted);
+        keep_latest_per_gpu_count(s.measured);
         series.push_back(std::move(s));
     }
     return series;

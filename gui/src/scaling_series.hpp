@@ -23,6 +23,6 @@ struct ScalingSeries {
 };
 
 /// Series of the runs named `scenario_name`; at each GPU count the latest run of a kind stands.
-std::vector<ScalingSeries> scalingSeries(const std::vector<RunListEntry>& runs, const std::string& scenario_name);
+std::vector<ScalingSeries> scaling_series(const std::vector<RunListEntry>& runs, const std::string& scenario_name);
 
 }  // namespace dtsim::gui

@@ -18,7 +18,7 @@ static_assert(SpanStore::kFinestBuckets == 1 << (kLevels - 1));
 // Adds the part of [x0, x1) (in pixels) that falls in each pixel of [0, width): the partly covered end
 // pixels directly, the fully covered run between them as +1/-1 steps in `ramp` (integrated once per
 // band, so a long span costs as little as a short one). Without a ramp, the run is added pixel by pixel.
-void addInterval(double x0, double x1, int width, float* out, float* ramp) {
+void add_interval(double x0, double x1, int width, float* out, float* ramp) {
     if (x1 <= 0 || x0 >= width) return;
     x0 = std::max(x0, 0.0);
     x1 = std::min(x1, static_cast<double>(width));
@@ -45,19 +45,19 @@ void BandCoverage::reset(int width) {
     for (auto& v : per_kind) v.assign(static_cast<size_t>(width), 0.0f);
 }
 
-int SpanStore::addRank(const RankInfo& rank) {
-    m_ranks.push_back(rank);
-    m_tracks.resize(m_ranks.size() * kKinds);
-    return rankCount() - 1;
+int SpanStore::add_rank(const RankInfo& rank) {
+    ranks_.push_back(rank);
+    tracks_.resize(ranks_.size() * kKinds);
+    return rank_count() - 1;
 }
 
 std::uint32_t SpanStore::intern(std::string_view name) {
-    auto [it, inserted] = m_name_ids.try_emplace(std::string(name), static_cast<std::uint32_t>(m_names.size()));
-    if (inserted) m_names.emplace_back(name);
+    auto [it, inserted] = name_ids_.try_emplace(std::string(name), static_cast<std::uint32_t>(names_.size()));
+    if (inserted) names_.emplace_back(name);
     return it->second;
 }
 
-void SpanStore::addSpan(int slot, Lane kind, double start_s, double end_s, std::uint32_t name, int iteration, int index,
+void SpanStore::add_span(int slot, Lane kind, double start_s, double end_s, std::uint32_t name, int iteration, int index,
                         double bytes) {
     auto& t = track(slot, kind);
     t.start.push_back(start_s);
@@ -66,31 +66,31 @@ void SpanStore::addSpan(int slot, Lane kind, double start_s, double end_s, std::
     t.iteration.push_back(iteration);
     t.index.push_back(index);
     t.bytes.push_back(static_cast<float>(bytes));
-    m_end_s = std::max(m_end_s, end_s);
-    ++m_span_count;
+    end_s_ = std::max(end_s_, end_s);
+    ++span_count_;
 }
 
-SpanStore SpanStore::fromRun(const Run& run) {
+SpanStore SpanStore::from_run(const Run& run) {
     SpanStore store;
     std::unordered_map<int, int> slot_of_rank;
-    for (const auto& r : run.ranks) slot_of_rank[r.rank] = store.addRank(r);
+    for (const auto& r : run.ranks) slot_of_rank[r.rank] = store.add_rank(r);
     for (const auto& s : run.spans) {
         auto it = slot_of_rank.find(s.rank);
         if (it == slot_of_rank.end())
-            it = slot_of_rank.emplace(s.rank, store.addRank({s.rank, 0, "rank " + std::to_string(s.rank)})).first;
-        store.addSpan(it->second, s.lane, s.start_s, s.end_s, store.intern(s.name), s.iteration, s.index, s.bytes);
+            it = slot_of_rank.emplace(s.rank, store.add_rank({s.rank, 0, "rank " + std::to_string(s.rank)})).first;
+        store.add_span(it->second, s.lane, s.start_s, s.end_s, store.intern(s.name), s.iteration, s.index, s.bytes);
     }
     store.finish();
     return store;
 }
 
-std::int64_t SpanStore::spanCount() const { return m_span_count; }
+std::int64_t SpanStore::span_count() const { return span_count_; }
 
-size_t SpanStore::levelOffset(int level) {
+size_t SpanStore::level_offset(int level) {
     return static_cast<size_t>(2 * kFinestBuckets - 2 * (kFinestBuckets >> level));
 }
 
-void SpanStore::sortTrack(Track& t) {
+void SpanStore::sort_track(Track& t) {
     if (std::is_sorted(t.start.begin(), t.start.end())) return;
     std::vector<size_t> order(t.size());
     std::iota(order.begin(), order.end(), size_t{0});
@@ -108,22 +108,22 @@ void SpanStore::sortTrack(Track& t) {
 }
 
 void SpanStore::finish() {
-    if (m_end_s <= 0) m_end_s = 1e-9;
-    m_bucket_s = m_end_s / kFinestBuckets;
-    for (auto& t : m_tracks) {
-        sortTrack(t);
+    if (end_s_ <= 0) end_s_ = 1e-9;
+    bucket_s_ = end_s_ / kFinestBuckets;
+    for (auto& t : tracks_) {
+        sort_track(t);
         for (float d : t.duration) t.max_duration = std::max(t.max_duration, static_cast<double>(d));
-        buildPyramid(t);
+        build_pyramid(t);
     }
-    buildGroupPyramids();
+    build_group_pyramids();
 }
 
-void SpanStore::buildGroupPyramids() {
-    const int groups = rankCount() / kGroupSize;
-    m_group_pyramids.assign(static_cast<size_t>(groups * kKinds), std::vector<std::uint16_t>(levelOffset(kLevels), 0));
+void SpanStore::build_group_pyramids() {
+    const int groups = rank_count() / kGroupSize;
+    group_pyramids_.assign(static_cast<size_t>(groups * kKinds), std::vector<std::uint16_t>(level_offset(kLevels), 0));
     for (int g = 0; g < groups; ++g)
         for (int kind = 0; kind < kKinds; ++kind) {
-            auto& sum = m_group_pyramids[static_cast<size_t>(g * kKinds + kind)];
+            auto& sum = group_pyramids_[static_cast<size_t>(g * kKinds + kind)];
             for (int slot = g * kGroupSize; slot < (g + 1) * kGroupSize; ++slot) {
                 const auto& pyramid = track(slot, kind).pyramid;
                 for (size_t b = 0; b < sum.size(); ++b) sum[b] = static_cast<std::uint16_t>(sum[b] + pyramid[b]);
@@ -131,24 +131,24 @@ void SpanStore::buildGroupPyramids() {
         }
 }
 
-bool SpanStore::isWholeGroup(const int* rank_slots, int count) const {
-    if (count < kGroupSize || rank_slots[0] % kGroupSize != 0 || rank_slots[0] / kGroupSize * kGroupSize + kGroupSize > rankCount())
+bool SpanStore::is_whole_group(const int* rank_slots, int count) const {
+    if (count < kGroupSize || rank_slots[0] % kGroupSize != 0 || rank_slots[0] / kGroupSize * kGroupSize + kGroupSize > rank_count())
         return false;
     for (int i = 1; i < kGroupSize; ++i)
         if (rank_slots[i] != rank_slots[0] + i) return false;
     return true;
 }
 
-void SpanStore::buildPyramid(Track& t) const {
+void SpanStore::build_pyramid(Track& t) const {
     std::vector<float> fine(kFinestBuckets, 0.0f);
     for (size_t i = 0; i < t.size(); ++i)
-        addInterval(t.start[i] / m_bucket_s, (t.start[i] + t.duration[i]) / m_bucket_s, kFinestBuckets, fine.data(), nullptr);
-    t.pyramid.assign(levelOffset(kLevels), 0);
+        add_interval(t.start[i] / bucket_s_, (t.start[i] + t.duration[i]) / bucket_s_, kFinestBuckets, fine.data(), nullptr);
+    t.pyramid.assign(level_offset(kLevels), 0);
     for (int b = 0; b < kFinestBuckets; ++b)
         t.pyramid[static_cast<size_t>(b)] = static_cast<std::uint8_t>(std::min(1.0f, fine[static_cast<size_t>(b)]) * 255 + 0.5f);
     for (int level = 1; level < kLevels; ++level) {
-        const auto* below = t.pyramid.data() + levelOffset(level - 1);
-        auto* here = t.pyramid.data() + levelOffset(level);
+        const auto* below = t.pyramid.data() + level_offset(level - 1);
+        auto* here = t.pyramid.data() + level_offset(level);
         for (int b = 0; b < kFinestBuckets >> level; ++b)
             here[b] = static_cast<std::uint8_t>((below[2 * b] + below[2 * b + 1] + 1) / 2);
     }
@@ -161,15 +161,15 @@ PixelGrid SpanStore::grid(double t0, double t1, int width) const {
     g.pixel_s = (t1 - t0) / g.width;
     int level = -1;
     for (int l = kLevels - 1; l >= 0; --l)
-        if (m_bucket_s * (1 << l) <= g.pixel_s) {
+        if (bucket_s_ * (1 << l) <= g.pixel_s) {
             level = l;
             break;
         }
-    const double visible_spans = static_cast<double>(m_span_count) * (t1 - t0) / m_end_s;
+    const double visible_spans = static_cast<double>(span_count_) * (t1 - t0) / end_s_;
     if (level < 0 && visible_spans > kRawSpanBudget) level = 0;
     g.level = level;
     if (level < 0) return g;
-    const double bucket_s = m_bucket_s * (1 << level);
+    const double bucket_s = bucket_s_ * (1 << level);
     const int buckets = kFinestBuckets >> level;
     g.first_bucket = std::clamp(static_cast<int>(std::floor(t0 / bucket_s)), 0, buckets);
     g.last_bucket = std::clamp(static_cast<int>(std::ceil(t1 / bucket_s)), g.first_bucket, buckets);
@@ -187,14 +187,14 @@ PixelGrid SpanStore::grid(double t0, double t1, int width) const {
     return g;
 }
 
-size_t SpanStore::firstVisible(const Track& t, double t0) const {
+size_t SpanStore::first_visible(const Track& t, double t0) const {
     // lower_bound(start, t0 - max_duration), searched from where evenly spread spans would put it: a
     // zoomed frame does this for every track, and a plain binary search misses the cache at each step.
     const double target = t0 - t.max_duration;
     const auto& start = t.start;
     const size_t n = start.size();
     if (n == 0 || target <= start.front()) return 0;
-    auto guess = static_cast<size_t>(std::clamp(target / m_end_s, 0.0, 1.0) * static_cast<double>(n - 1));
+    auto guess = static_cast<size_t>(std::clamp(target / end_s_, 0.0, 1.0) * static_cast<double>(n - 1));
     size_t low, high;  // start[low] < target <= start[high] (high == n: past the end)
     if (start[guess] < target) {
         low = guess;
@@ -218,10 +218,10 @@ size_t SpanStore::firstVisible(const Track& t, double t0) const {
                                start.begin());
 }
 
-void SpanStore::accumulateRaw(const Track& t, const PixelGrid& grid, float* out, float* ramp) const {
+void SpanStore::accumulate_raw(const Track& t, const PixelGrid& grid, float* out, float* ramp) const {
     const double t1 = grid.t0 + grid.pixel_s * grid.width;
-    for (size_t i = firstVisible(t, grid.t0); i < t.size() && t.start[i] < t1; ++i)
-        addInterval((t.start[i] - grid.t0) / grid.pixel_s, (t.start[i] + t.duration[i] - grid.t0) / grid.pixel_s,
+    for (size_t i = first_visible(t, grid.t0); i < t.size() && t.start[i] < t1; ++i)
+        add_interval((t.start[i] - grid.t0) / grid.pixel_s, (t.start[i] + t.duration[i] - grid.t0) / grid.pixel_s,
                     grid.width, out, ramp);
 }
 
@@ -231,7 +231,7 @@ void SpanStore::accumulate(const int* rank_slots, int slot_count, const PixelGri
         if (grid.level < 0) {
             thread_local std::vector<float> ramp;
             ramp.assign(static_cast<size_t>(grid.width) + 1, 0.0f);
-            for (int i = 0; i < slot_count; ++i) accumulateRaw(track(rank_slots[i], kind), grid, pixels, ramp.data());
+            for (int i = 0; i < slot_count; ++i) accumulate_raw(track(rank_slots[i], kind), grid, pixels, ramp.data());
             float level = 0;
             for (int p = 0; p < grid.width; ++p) pixels[p] += (level += ramp[static_cast<size_t>(p)]);
             continue;
@@ -240,11 +240,11 @@ void SpanStore::accumulate(const int* rank_slots, int slot_count, const PixelGri
         const int n = grid.last_bucket - grid.first_bucket;
         thread_local std::vector<std::uint32_t> sums;
         sums.assign(static_cast<size_t>(n), 0);
-        const size_t offset = levelOffset(grid.level) + static_cast<size_t>(grid.first_bucket);
+        const size_t offset = level_offset(grid.level) + static_cast<size_t>(grid.first_bucket);
         for (int i = 0; i < slot_count;) {
-            if (isWholeGroup(rank_slots + i, slot_count - i)) {
+            if (is_whole_group(rank_slots + i, slot_count - i)) {
                 const std::uint16_t* buckets =
-                    m_group_pyramids[static_cast<size_t>(rank_slots[i] / kGroupSize * kKinds + kind)].data() + offset;
+                    group_pyramids_[static_cast<size_t>(rank_slots[i] / kGroupSize * kKinds + kind)].data() + offset;
                 for (int b = 0; b < n; ++b) sums[static_cast<size_t>(b)] += buckets[b];
                 i += kGroupSize;
                 continue;
@@ -253,7 +253,7 @@ void SpanStore::accumulate(const int* rank_slots, int slot_count, const PixelGri
             for (int b = 0; b < n; ++b) sums[static_cast<size_t>(b)] += buckets[b];
             ++i;
         }
-        const double bucket_s = m_bucket_s * (1 << grid.level);
+        const double bucket_s = bucket_s_ * (1 << grid.level);
         if (bucket_s <= grid.pixel_s) {
             const auto weight = static_cast<float>(bucket_s / grid.pixel_s / 255.0);
             for (size_t b = 0; b < static_cast<size_t>(n); ++b) {
@@ -277,7 +277,7 @@ KindTotals SpanStore::totals(const std::vector<int>& rank_slots, double t0, doub
     for (int slot : rank_slots)
         for (int kind = 0; kind < kKinds; ++kind) {
             const auto& t = track(slot, kind);
-            for (size_t i = firstVisible(t, t0); i < t.size() && t.start[i] < t1; ++i) {
+            for (size_t i = first_visible(t, t0); i < t.size() && t.start[i] < t1; ++i) {
                 const double overlap = std::min(t.start[i] + t.duration[i], t1) - std::max(t.start[i], t0);
                 if (overlap <= 0) continue;
                 ++totals.count[static_cast<size_t>(kind)];
@@ -287,12 +287,12 @@ KindTotals SpanStore::totals(const std::vector<int>& rank_slots, double t0, doub
     return totals;
 }
 
-bool SpanStore::spanAt(int slot, Lane kind, double t, SpanInfo& info) const {
+bool SpanStore::span_at(int slot, Lane kind, double t, SpanInfo& info) const {
     const auto& tr = track(slot, static_cast<int>(kind));
     bool found = false;
-    for (size_t i = firstVisible(tr, t); i < tr.size() && tr.start[i] <= t; ++i) {
+    for (size_t i = first_visible(tr, t); i < tr.size() && tr.start[i] <= t; ++i) {
         if (t >= tr.start[i] + tr.duration[i]) continue;
-        info = {kind,          m_names[tr.name[i]], tr.iteration[i], tr.index[i], tr.start[i], tr.start[i] + tr.duration[i],
+        info = {kind,          names_[tr.name[i]], tr.iteration[i], tr.index[i], tr.start[i], tr.start[i] + tr.duration[i],
                 tr.bytes[i]};
         found = true;  // keep the latest-starting (innermost) span
     }

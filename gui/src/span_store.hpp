@@ -58,19 +58,19 @@ public:
     static constexpr int kGroupSize = 8;
 
     /// Ranks must be added before their spans; a rank is addressed by its slot (order of addition).
-    int addRank(const RankInfo& rank);
+    int add_rank(const RankInfo& rank);
     std::uint32_t intern(std::string_view name);
-    void addSpan(int slot, Lane kind, double start_s, double end_s, std::uint32_t name, int iteration, int index,
+    void add_span(int slot, Lane kind, double start_s, double end_s, std::uint32_t name, int iteration, int index,
                  double bytes);
-    /// Sorts the tracks and builds the coverage pyramids; call once, after the last addSpan.
+    /// Sorts the tracks and builds the coverage pyramids; call once, after the last add_span.
     void finish();
 
-    static SpanStore fromRun(const Run& run);
+    static SpanStore from_run(const Run& run);
 
-    int rankCount() const { return static_cast<int>(m_ranks.size()); }
-    const RankInfo& rank(int slot) const { return m_ranks[static_cast<size_t>(slot)]; }
-    std::int64_t spanCount() const;
-    double endTime() const { return m_end_s; }
+    int rank_count() const { return static_cast<int>(ranks_.size()); }
+    const RankInfo& rank(int slot) const { return ranks_[static_cast<size_t>(slot)]; }
+    std::int64_t span_count() const;
+    double end_time() const { return end_s_; }
 
     PixelGrid grid(double t0, double t1, int width) const;
     /// Adds the coverage of the given slots' tracks to `out` (sized to grid.width).
@@ -78,7 +78,7 @@ public:
     /// Exact totals of the spans' time inside [t0, t1) over the given slots.
     KindTotals totals(const std::vector<int>& rank_slots, double t0, double t1) const;
     /// The span of that kind covering time t on that rank, if any.
-    bool spanAt(int slot, Lane kind, double t, SpanInfo& info) const;
+    bool span_at(int slot, Lane kind, double t, SpanInfo& info) const;
 
 private:
     struct Track {
@@ -92,24 +92,24 @@ private:
         std::vector<std::uint8_t> pyramid;  // level 0 (kFinestBuckets buckets), then level 1, ...
         size_t size() const { return start.size(); }
     };
-    Track& track(int slot, Lane kind) { return m_tracks[static_cast<size_t>(slot * kKinds + static_cast<int>(kind))]; }
-    const Track& track(int slot, int kind) const { return m_tracks[static_cast<size_t>(slot * kKinds + kind)]; }
-    static size_t levelOffset(int level);
-    static void sortTrack(Track& t);
-    void buildPyramid(Track& t) const;
-    void accumulateRaw(const Track& t, const PixelGrid& grid, float* out, float* ramp) const;
-    void buildGroupPyramids();
-    bool isWholeGroup(const int* rank_slots, int count) const;
-    size_t firstVisible(const Track& t, double t0) const;
+    Track& track(int slot, Lane kind) { return tracks_[static_cast<size_t>(slot * kKinds + static_cast<int>(kind))]; }
+    const Track& track(int slot, int kind) const { return tracks_[static_cast<size_t>(slot * kKinds + kind)]; }
+    static size_t level_offset(int level);
+    static void sort_track(Track& t);
+    void build_pyramid(Track& t) const;
+    void accumulate_raw(const Track& t, const PixelGrid& grid, float* out, float* ramp) const;
+    void build_group_pyramids();
+    bool is_whole_group(const int* rank_slots, int count) const;
+    size_t first_visible(const Track& t, double t0) const;
 
-    std::vector<RankInfo> m_ranks;
-    std::vector<Track> m_tracks;
-    std::vector<std::vector<std::uint16_t>> m_group_pyramids;  // per group and kind, levels as in Track
-    std::vector<std::string> m_names;
-    std::unordered_map<std::string, std::uint32_t> m_name_ids;
-    double m_end_s = 0;
-    double m_bucket_s = 1;  // width of a level-0 bucket
-    std::int64_t m_span_count = 0;
+    std::vector<RankInfo> ranks_;
+    std::vector<Track> tracks_;
+    std::vector<std::vector<std::uint16_t>> group_pyramids_;  // per group and kind, levels as in Track
+    std::vector<std::string> names_;
+    std::unordered_map<std::string, std::uint32_t> name_ids_;
+    double end_s_ = 0;
+    double bucket_s_ = 1;  // width of a level-0 bucket
+    std::int64_t span_count_ = 0;
 };
 
 }  // namespace dtsim::gui

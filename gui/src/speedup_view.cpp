@@ -20,13 +20,13 @@ namespace {
 
 using Metric = std::function<double(const RunSummary&)>;
 
-const QList<QColor>& seriesColours() {
+const QList<QColor>& series_colours() {
     static const QList<QColor> colours{QColor(0x0072B2), QColor(0xD55E00), QColor(0x009E73), QColor(0xCC79A7), QColor(0x56B4E9),
                                        QColor(0xE69F00)};
     return colours;
 }
 
-QLogValueAxis* gpuAxis(int max_gpus) {
+QLogValueAxis* gpu_axis(int max_gpus) {
     auto* axis = new QLogValueAxis;
     axis->setBase(2);
     axis->setLabelFormat(QStringLiteral("%g"));
@@ -43,7 +43,7 @@ void attach(QChart* chart, QAbstractSeries* series, QAbstractAxis* x, QAbstractA
 }
 
 // One chart of `metric` against GPUs: a line per predicted series, markers for measured runs.
-QChart* metricChart(const QString& title, const QString& y_title, const std::vector<ScalingSeries>& series, const Metric& metric,
+QChart* metric_chart(const QString& title, const QString& y_title, const std::vector<ScalingSeries>& series, const Metric& metric,
                     bool log_y, const Metric& ideal) {
     auto* chart = new QChart;
     chart->setTitle(title);
@@ -55,7 +55,7 @@ QChart* metricChart(const QString& title, const QString& y_title, const std::vec
                 max_gpus = std::max(max_gpus, p.gpus);
                 max_y = std::max(max_y, metric(p.summary));
             }
-    auto* x = gpuAxis(max_gpus);
+    auto* x = gpu_axis(max_gpus);
     QAbstractAxis* y;
     if (log_y) {
         auto* axis = new QLogValueAxis;
@@ -80,7 +80,7 @@ QChart* metricChart(const QString& title, const QString& y_title, const std::vec
     for (int g = 1; g <= max_gpus; g *= 2) ideal_line->append(g, ideal(RunSummary{.gpus = g}));
     attach(chart, ideal_line, x, y);
     for (size_t i = 0; i < series.size(); ++i) {
-        const QColor colour = seriesColours()[static_cast<qsizetype>(i) % seriesColours().size()];
+        const QColor colour = series_colours()[static_cast<qsizetype>(i) % series_colours().size()];
         const QString name = QString::fromStdString(series[i].label);
         if (!series[i].predicted.empty()) {
             auto* line = new QLineSeries;
@@ -105,7 +105,7 @@ QChart* metricChart(const QString& title, const QString& y_title, const std::vec
 }
 
 // Per point of one series: compute, exposed communication and wait per iteration, stacked.
-QChart* breakdownChart(const ScalingSeries& series) {
+QChart* breakdown_chart(const ScalingSeries& series) {
     auto* chart = new QChart;
     chart->setTitle(QStringLiteral("Iteration time breakdown — %1").arg(QString::fromStdString(series.label)));
     const auto& points = series.predicted.empty() ? series.measured : series.predicted;
@@ -142,14 +142,14 @@ QChart* breakdownChart(const ScalingSeries& series) {
     return chart;
 }
 
-QChartView* chartView(QWidget* parent) {
+QChartView* chart_view(QWidget* parent) {
     auto* view = new QChartView(parent);
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumSize(300, 240);
     return view;
 }
 
-void replaceChart(QChartView* view, QChart* chart) {
+void replace_chart(QChartView* view, QChart* chart) {
     QChart* old = view->chart();
     view->setChart(chart);
     delete old;
@@ -158,37 +158,37 @@ void replaceChart(QChartView* view, QChart* chart) {
 }  // namespace
 
 SpeedupView::SpeedupView(QWidget* parent)
-    : QWidget(parent), m_title(new QLabel(this)), m_speedup(chartView(this)), m_efficiency(chartView(this)),
-      m_breakdown(chartView(this)) {
+    : QWidget(parent), title_(new QLabel(this)), speedup_(chart_view(this)), efficiency_(chart_view(this)),
+      breakdown_(chart_view(this)) {
     auto* layout = new QGridLayout(this);
-    layout->addWidget(m_title, 0, 0, 1, 2);
-    layout->addWidget(m_speedup, 1, 0);
-    layout->addWidget(m_efficiency, 1, 1);
-    layout->addWidget(m_breakdown, 2, 0, 1, 2);
+    layout->addWidget(title_, 0, 0, 1, 2);
+    layout->addWidget(speedup_, 1, 0);
+    layout->addWidget(efficiency_, 1, 1);
+    layout->addWidget(breakdown_, 2, 0, 1, 2);
     layout->setRowStretch(1, 3);
     layout->setRowStretch(2, 2);
     clear();
 }
 
 void SpeedupView::clear() {
-    m_title->setText(tr("Select a run: its scenario's scaling series appear here"));
-    replaceChart(m_speedup, new QChart);
-    replaceChart(m_efficiency, new QChart);
-    replaceChart(m_breakdown, new QChart);
+    title_->setText(tr("Select a run: its scenario's scaling series appear here"));
+    replace_chart(speedup_, new QChart);
+    replace_chart(efficiency_, new QChart);
+    replace_chart(breakdown_, new QChart);
 }
 
-void SpeedupView::showScenario(const std::vector<RunListEntry>& runs, const RunListEntry& selected) {
-    const auto series = scalingSeries(runs, selected.scenario_name);
-    m_title->setText(tr("Scaling of %1: %2 series (lines: predicted, squares: measured)")
+void SpeedupView::show_scenario(const std::vector<RunListEntry>& runs, const RunListEntry& selected) {
+    const auto series = scaling_series(runs, selected.scenario_name);
+    title_->setText(tr("Scaling of %1: %2 series (lines: predicted, squares: measured)")
                          .arg(QString::fromStdString(selected.scenario_name))
                          .arg(series.size()));
-    replaceChart(m_speedup, metricChart(tr("Speedup"), tr("speedup"), series, [](const RunSummary& s) { return s.speedup; }, true,
+    replace_chart(speedup_, metric_chart(tr("Speedup"), tr("speedup"), series, [](const RunSummary& s) { return s.speedup; }, true,
                                         [](const RunSummary& s) { return static_cast<double>(s.gpus); }));
-    replaceChart(m_efficiency,
-                 metricChart(tr("Scaling efficiency"), tr("efficiency (%)"), series,
+    replace_chart(efficiency_,
+                 metric_chart(tr("Scaling efficiency"), tr("efficiency (%)"), series,
                              [](const RunSummary& s) { return s.scaling_efficiency * 100; }, false, [](const RunSummary&) { return 100.0; }));
     const auto own = std::find_if(series.begin(), series.end(), [&](const ScalingSeries& s) { return s.contains(selected.id); });
-    replaceChart(m_breakdown, own == series.end() ? new QChart : breakdownChart(*own));
+    replace_chart(breakdown_, own == series.end() ? new QChart : breakdown_chart(*own));
 }
 
 }  // namespace dtsim::gui

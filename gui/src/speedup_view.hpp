@@ -16,14 +16,14 @@ class SpeedupView : public QWidget {
 public:
     explicit SpeedupView(QWidget* parent = nullptr);
     /// Shows the series of `selected`'s scenario; the breakdown shows the series holding `selected`.
-    void showScenario(const std::vector<RunListEntry>& runs, const RunListEntry& selected);
+    void show_scenario(const std::vector<RunListEntry>& runs, const RunListEntry& selected);
     void clear();
 
 private:
-    QLabel* m_title;
-    QChartView* m_speedup;
-    QChartView* m_efficiency;
-    QChartView* m_breakdown;
+    QLabel* title_;
+    QChartView* speedup_;
+    QChartView* efficiency_;
+    QChartView* breakdown_;
 };
 
 }  // namespace dtsim::gui

@@ -5,7 +5,7 @@
 
 namespace dtsim::gui {
 
-std::vector<TimeTick> timeTicks(double t0, double t1, int width_px, int min_spacing_px) {
+std::vector<TimeTick> time_ticks(double t0, double t1, int width_px, int min_spacing_px) {
     std::vector<TimeTick> ticks;
     if (t1 <= t0 || width_px <= 0) return ticks;
     const double min_step = (t1 - t0) * min_spacing_px / width_px;

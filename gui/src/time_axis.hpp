@@ -11,6 +11,6 @@ struct TimeTick {
 };
 
 /// Ticks in [t0, t1] at least `min_spacing_px` apart on an axis `width_px` wide.
-std::vector<TimeTick> timeTicks(double t0, double t1, int width_px, int min_spacing_px);
+std::vector<TimeTick> time_ticks(double t0, double t1, int width_px, int min_spacing_px);
 
 }  // namespace dtsim::gui

@@ -11,7 +11,7 @@
 
 namespace dtsim::gui {
 
-QWidget* makeKindLegend(QWidget* parent) {
+QWidget* make_kind_legend(QWidget* parent) {
     auto* legend = new QWidget(parent);
     auto* layout = new QHBoxLayout(legend);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -26,7 +26,7 @@ QWidget* makeKindLegend(QWidget* parent) {
     return legend;
 }
 
-QString describeRun(const Run& run) {
+QString describe_run(const Run& run) {
     return QStringLiteral("run %1 — %2 (%3), %4, %5 GPUs, iteration %6")
         .arg(run.id)
         .arg(QString::fromStdString(run.scenario_name), QString::fromStdString(to_string(run.kind)),
@@ -36,31 +36,31 @@ QString describeRun(const Run& run) {
 }
 
 TimelineView::TimelineView(QWidget* parent)
-    : QWidget(parent), m_title(new QLabel(this)), m_filter(new QLineEdit(this)), m_timeline(new TimelineWidget(this)),
-      m_totals(new QLabel(this)) {
-    m_filter->setPlaceholderText(tr("Lane filter (regular expression), e.g. gpu [0-7]$|server"));
-    m_filter->setClearButtonEnabled(true);
-    m_totals->setText(tr("Shift+drag selects an area · W/S or Ctrl+wheel zoom · A/D or drag pan · Home resets"));
-    m_totals->setWordWrap(true);
+    : QWidget(parent), title_(new QLabel(this)), filter_(new QLineEdit(this)), timeline_(new TimelineWidget(this)),
+      totals_(new QLabel(this)) {
+    filter_->setPlaceholderText(tr("Lane filter (regular expression), e.g. gpu [0-7]$|server"));
+    filter_->setClearButtonEnabled(true);
+    totals_->setText(tr("Shift+drag selects an area · W/S or Ctrl+wheel zoom · A/D or drag pan · Home resets"));
+    totals_->setWordWrap(true);
     auto* top = new QHBoxLayout;
-    top->addWidget(m_title, 1);
-    top->addWidget(makeKindLegend(this));
+    top->addWidget(title_, 1);
+    top->addWidget(make_kind_legend(this));
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
-    layout->addWidget(m_filter);
-    layout->addWidget(m_timeline, 1);
-    layout->addWidget(m_totals);
-    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
-        const bool valid = m_timeline->setLaneFilter(text);
-        m_filter->setStyleSheet(valid ? QString() : QStringLiteral("color: #b00020;"));
+    layout->addWidget(filter_);
+    layout->addWidget(timeline_, 1);
+    layout->addWidget(totals_);
+    connect(filter_, &QLineEdit::textChanged, this, [this](const QString& text) {
+        const bool valid = timeline_->set_lane_filter(text);
+        filter_->setStyleSheet(valid ? QString() : QStringLiteral("color: #b00020;"));
     });
-    connect(m_timeline, &TimelineWidget::selectionChanged, m_totals, &QLabel::setText);
+    connect(timeline_, &TimelineWidget::selection_changed, totals_, &QLabel::setText);
 }
 
-void TimelineView::showRun(std::shared_ptr<const LoadedRun> run) {
-    m_run = std::move(run);
-    m_title->setText(m_run ? describeRun(m_run->run) : tr("No run selected"));
-    m_timeline->setStore(m_run ? m_run->store : nullptr);
+void TimelineView::show_run(std::shared_ptr<const LoadedRun> run) {
+    run_ = std::move(run);
+    title_->setText(run_ ? describe_run(run_->run) : tr("No run selected"));
+    timeline_->set_store(run_ ? run_->store : nullptr);
 }
 
 }  // namespace dtsim::gui

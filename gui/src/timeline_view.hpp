@@ -13,24 +13,24 @@ namespace dtsim::gui {
 class TimelineWidget;
 
 /// A row of coloured swatches naming the span kinds.
-QWidget* makeKindLegend(QWidget* parent);
+QWidget* make_kind_legend(QWidget* parent);
 /// "run 3 — resnet50 (predicted), allreduce/ring, 16 GPUs, iteration 120 ms"
-QString describeRun(const Run& run);
+QString describe_run(const Run& run);
 
 class TimelineView : public QWidget {
     Q_OBJECT
 public:
     explicit TimelineView(QWidget* parent = nullptr);
-    void showRun(std::shared_ptr<const LoadedRun> run);
-    TimelineWidget* timeline() const { return m_timeline; }
-    QLineEdit* laneFilter() const { return m_filter; }
+    void show_run(std::shared_ptr<const LoadedRun> run);
+    TimelineWidget* timeline() const { return timeline_; }
+    QLineEdit* lane_filter() const { return filter_; }
 
 private:
-    QLabel* m_title;
-    QLineEdit* m_filter;
-    TimelineWidget* m_timeline;
-    QLabel* m_totals;
-    std::shared_ptr<const LoadedRun> m_run;
+    QLabel* title_;
+    QLineEdit* filter_;
+    TimelineWidget* timeline_;
+    QLabel* totals_;
+    std::shared_ptr<const LoadedRun> run_;
 };
 
 }  // namespace dtsim::gui

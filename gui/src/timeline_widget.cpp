@@ -39,158 +39,158 @@ TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
     setMinimumSize(400, 120);
 }
 
-void TimelineWidget::setStore(std::shared_ptr<const SpanStore> store, double extent) {
-    m_store = std::move(store);
-    m_range.setExtent(extent > 0 ? extent : (m_store ? m_store->endTime() : 1));
-    m_selection.reset();
+void TimelineWidget::set_store(std::shared_ptr<const SpanStore> store, double extent) {
+    store_ = std::move(store);
+    range_.set_extent(extent > 0 ? extent : (store_ ? store_->end_time() : 1));
+    selection_.reset();
     relayout();
-    rangeChanged();
+    range_changed();
 }
 
-void TimelineWidget::setVisibleRange(double t0, double t1) {
-    if (t0 == m_range.start() && t1 == m_range.end()) return;
-    m_range.set(t0, t1);
-    rangeChanged();
+void TimelineWidget::set_visible_range(double t0, double t1) {
+    if (t0 == range_.start() && t1 == range_.end()) return;
+    range_.set(t0, t1);
+    range_changed();
 }
 
-void TimelineWidget::rangeChanged() {
-    m_lanes_dirty = true;
+void TimelineWidget::range_changed() {
+    lanes_dirty_ = true;
     update();
-    emit visibleRangeChanged(m_range.start(), m_range.end());
+    emit visible_range_changed(range_.start(), range_.end());
 }
 
-bool TimelineWidget::setLaneFilter(const QString& pattern) {
-    if (!m_layout.setFilter(pattern)) return false;
+bool TimelineWidget::set_lane_filter(const QString& pattern) {
+    if (!layout_.set_filter(pattern)) return false;
     relayout();
     return true;
 }
 
-void TimelineWidget::toggleNode(int node) {
-    m_layout.toggleNode(node);
+void TimelineWidget::toggle_node(int node) {
+    layout_.toggle_node(node);
     relayout();
 }
 
 void TimelineWidget::relayout() {
-    m_rows = m_store ? m_layout.rows(*m_store) : std::vector<LaneRow>{};
-    m_lanes_dirty = true;
+    rows_ = store_ ? layout_.rows(*store_) : std::vector<LaneRow>{};
+    lanes_dirty_ = true;
     update();
 }
 
-QRect TimelineWidget::laneArea() const {
+QRect TimelineWidget::lane_area() const {
     return QRect(kLabelWidth, kAxisHeight, std::max(1, width() - kLabelWidth), std::max(1, height() - kAxisHeight));
 }
 
-double TimelineWidget::timeAtX(double x) const {
-    return m_range.start() + (x - laneArea().left()) * m_range.width() / laneArea().width();
+double TimelineWidget::time_at_x(double x) const {
+    return range_.start() + (x - lane_area().left()) * range_.width() / lane_area().width();
 }
 
-int TimelineWidget::xAtTime(double t) const {
-    return laneArea().left() + static_cast<int>(std::lround((t - m_range.start()) / m_range.width() * laneArea().width()));
+int TimelineWidget::x_at_time(double t) const {
+    return lane_area().left() + static_cast<int>(std::lround((t - range_.start()) / range_.width() * lane_area().width()));
 }
 
-double TimelineWidget::rowHeight() const {
-    if (m_rows.empty()) return kMaxRowHeight;
-    return std::min(kMaxRowHeight, static_cast<double>(laneArea().height()) / static_cast<double>(m_rows.size()));
+double TimelineWidget::row_height() const {
+    if (rows_.empty()) return kMaxRowHeight;
+    return std::min(kMaxRowHeight, static_cast<double>(lane_area().height()) / static_cast<double>(rows_.size()));
 }
 
-int TimelineWidget::rowAtY(int y) const {
-    const int row = static_cast<int>(std::floor((y - laneArea().top()) / rowHeight()));
-    return row >= 0 && row < static_cast<int>(m_rows.size()) ? row : -1;
+int TimelineWidget::row_at_y(int y) const {
+    const int row = static_cast<int>(std::floor((y - lane_area().top()) / row_height()));
+    return row >= 0 && row < static_cast<int>(rows_.size()) ? row : -1;
 }
 
 std::vector<LaneBand> TimelineWidget::bands() const {
     std::vector<LaneBand> bands;
-    const double h = rowHeight();
+    const double h = row_height();
     // Merged bands take a power of two of rows, so that they line up with the store's rank groups.
     const size_t merge = h >= kMinBandHeight ? 1 : std::bit_ceil(static_cast<size_t>(std::ceil(kMinBandHeight / h)));
-    for (size_t first = 0; first < m_rows.size(); first += merge) {
-        const size_t last = std::min(m_rows.size(), first + merge);
+    for (size_t first = 0; first < rows_.size(); first += merge) {
+        const size_t last = std::min(rows_.size(), first + merge);
         LaneBand band;
         band.y0 = static_cast<int>(std::lround(static_cast<double>(first) * h));
         band.y1 = static_cast<int>(std::lround(static_cast<double>(last) * h)) - (h >= kSplitMinHeight ? 1 : 0);
-        for (size_t r = first; r < last; ++r) band.rank_slots.insert(band.rank_slots.end(), m_rows[r].rank_slots.begin(), m_rows[r].rank_slots.end());
-        band.split_by_kind = merge == 1 && !m_rows[first].collapsed_node && band.y1 - band.y0 >= kSplitMinHeight;
+        for (size_t r = first; r < last; ++r) band.rank_slots.insert(band.rank_slots.end(), rows_[r].rank_slots.begin(), rows_[r].rank_slots.end());
+        band.split_by_kind = merge == 1 && !rows_[first].collapsed_node && band.y1 - band.y0 >= kSplitMinHeight;
         bands.push_back(std::move(band));
     }
     return bands;
 }
 
-void TimelineWidget::renderLanes() {
-    const QRect area = laneArea();
-    if (m_lanes.size() != area.size()) m_lanes = QImage(area.size(), QImage::Format_RGB32);
-    m_lanes.fill(QColor::fromRgb(0xFFFFFF));
-    if (m_store) {
-        const auto grid = m_store->grid(m_range.start(), m_range.end(), area.width());
-        rasterLaneBands(*m_store, grid, bands(), reinterpret_cast<std::uint32_t*>(m_lanes.bits()),
-                        static_cast<int>(m_lanes.bytesPerLine() / 4));
+void TimelineWidget::render_lanes() {
+    const QRect area = lane_area();
+    if (lanes_.size() != area.size()) lanes_ = QImage(area.size(), QImage::Format_RGB32);
+    lanes_.fill(QColor::fromRgb(0xFFFFFF));
+    if (store_) {
+        const auto grid = store_->grid(range_.start(), range_.end(), area.width());
+        raster_lane_bands(*store_, grid, bands(), reinterpret_cast<std::uint32_t*>(lanes_.bits()),
+                        static_cast<int>(lanes_.bytesPerLine() / 4));
     }
-    m_lanes_dirty = false;
+    lanes_dirty_ = false;
 }
 
 void TimelineWidget::paintEvent(QPaintEvent*) {
-    if (m_lanes_dirty) renderLanes();
+    if (lanes_dirty_) render_lanes();
     QPainter painter(this);
     painter.fillRect(rect(), palette().window());
-    painter.drawImage(laneArea().topLeft(), m_lanes);
-    paintAxis(painter);
-    paintLabels(painter);
-    if (m_selection) {
-        const QRect area = laneArea();
-        const QRect shown(QPoint(xAtTime(m_selection->t0), area.top()), QPoint(xAtTime(m_selection->t1), area.bottom()));
+    painter.drawImage(lane_area().topLeft(), lanes_);
+    paint_axis(painter);
+    paint_labels(painter);
+    if (selection_) {
+        const QRect area = lane_area();
+        const QRect shown(QPoint(x_at_time(selection_->t0), area.top()), QPoint(x_at_time(selection_->t1), area.bottom()));
         painter.fillRect(shown.intersected(area), QColor(0, 0, 0, 40));
     }
-    if (m_drag == Drag::select) painter.drawRect(m_rubber.normalized());
+    if (drag_ == Drag::select) painter.drawRect(rubber_.normalized());
 }
 
-void TimelineWidget::paintAxis(QPainter& painter) const {
-    const QRect area = laneArea();
+void TimelineWidget::paint_axis(QPainter& painter) const {
+    const QRect area = lane_area();
     painter.setPen(palette().color(QPalette::WindowText));
     painter.drawLine(area.left(), kAxisHeight - 1, area.right(), kAxisHeight - 1);
-    for (const auto& tick : timeTicks(m_range.start(), m_range.end(), area.width(), 110)) {
-        const int x = xAtTime(tick.time_s);
+    for (const auto& tick : time_ticks(range_.start(), range_.end(), area.width(), 110)) {
+        const int x = x_at_time(tick.time_s);
         painter.drawLine(x, kAxisHeight - 6, x, kAxisHeight - 1);
         painter.drawText(QRect(x + 3, 0, 110, kAxisHeight - 4), Qt::AlignLeft | Qt::AlignBottom,
                          QString::fromStdString(tick.label));
     }
 }
 
-void TimelineWidget::paintLabels(QPainter& painter) const {
-    const double h = rowHeight();
+void TimelineWidget::paint_labels(QPainter& painter) const {
+    const double h = row_height();
     if (h < 10) {
         // Too thin for one label per row: name the first row of each node that has room.
         int last_y = -100;
-        for (size_t r = 0; r < m_rows.size(); ++r) {
-            const int y = laneArea().top() + static_cast<int>(static_cast<double>(r) * h);
-            if (r > 0 && m_rows[r].node == m_rows[r - 1].node) continue;
+        for (size_t r = 0; r < rows_.size(); ++r) {
+            const int y = lane_area().top() + static_cast<int>(static_cast<double>(r) * h);
+            if (r > 0 && rows_[r].node == rows_[r - 1].node) continue;
             if (y - last_y < 14) continue;
-            painter.drawText(QRect(4, y, kLabelWidth - 8, 14), Qt::AlignLeft | Qt::AlignTop, QStringLiteral("node %1").arg(m_rows[r].node));
+            painter.drawText(QRect(4, y, kLabelWidth - 8, 14), Qt::AlignLeft | Qt::AlignTop, QStringLiteral("node %1").arg(rows_[r].node));
             last_y = y;
         }
         return;
     }
-    for (size_t r = 0; r < m_rows.size(); ++r) {
-        const QRect cell(4, laneArea().top() + static_cast<int>(static_cast<double>(r) * h), kLabelWidth - 8, static_cast<int>(h));
-        painter.drawText(cell, Qt::AlignLeft | Qt::AlignVCenter, m_rows[r].label);
+    for (size_t r = 0; r < rows_.size(); ++r) {
+        const QRect cell(4, lane_area().top() + static_cast<int>(static_cast<double>(r) * h), kLabelWidth - 8, static_cast<int>(h));
+        painter.drawText(cell, Qt::AlignLeft | Qt::AlignVCenter, rows_[r].label);
     }
 }
 
-void TimelineWidget::resizeEvent(QResizeEvent*) { m_lanes_dirty = true; }
+void TimelineWidget::resizeEvent(QResizeEvent*) { lanes_dirty_ = true; }
 
 void TimelineWidget::keyPressEvent(QKeyEvent* event) {
     switch (event->key()) {
-    case Qt::Key_W: m_range.zoom(kZoomStep, 0.5); break;
-    case Qt::Key_S: m_range.zoom(1 / kZoomStep, 0.5); break;
-    case Qt::Key_A: m_range.pan(-kPanStep); break;
-    case Qt::Key_D: m_range.pan(kPanStep); break;
-    case Qt::Key_Home: m_range.set(0, m_range.extent()); break;
+    case Qt::Key_W: range_.zoom(kZoomStep, 0.5); break;
+    case Qt::Key_S: range_.zoom(1 / kZoomStep, 0.5); break;
+    case Qt::Key_A: range_.pan(-kPanStep); break;
+    case Qt::Key_D: range_.pan(kPanStep); break;
+    case Qt::Key_Home: range_.set(0, range_.extent()); break;
     case Qt::Key_Escape:
-        m_selection.reset();
+        selection_.reset();
         update();
-        emit selectionChanged(QString());
+        emit selection_changed(QString());
         return;
     default: QWidget::keyPressEvent(event); return;
     }
-    rangeChanged();
+    range_changed();
 }
 
 void TimelineWidget::wheelEvent(QWheelEvent* event) {
@@ -199,9 +199,9 @@ void TimelineWidget::wheelEvent(QWheelEvent* event) {
         return;
     }
     const double notches = event->angleDelta().y() / 120.0;
-    const double anchor = std::clamp((event->position().x() - laneArea().left()) / laneArea().width(), 0.0, 1.0);
-    m_range.zoom(std::pow(kZoomStep, notches), anchor);
-    rangeChanged();
+    const double anchor = std::clamp((event->position().x() - lane_area().left()) / lane_area().width(), 0.0, 1.0);
+    range_.zoom(std::pow(kZoomStep, notches), anchor);
+    range_changed();
     event->accept();
 }
 
@@ -209,64 +209,64 @@ void TimelineWidget::mousePressEvent(QMouseEvent* event) {
     const QPoint pos = event->position().toPoint();
     if (event->button() != Qt::LeftButton) return;
     if (pos.x() < kLabelWidth) {
-        if (const int row = rowAtY(pos.y()); row >= 0) toggleNode(m_rows[static_cast<size_t>(row)].node);
+        if (const int row = row_at_y(pos.y()); row >= 0) toggle_node(rows_[static_cast<size_t>(row)].node);
         return;
     }
-    m_press = pos;
-    m_press_t0 = m_range.start();
-    m_drag = event->modifiers() & Qt::ShiftModifier ? Drag::select : Drag::pan;
-    m_rubber = QRect(pos, pos);
+    press_ = pos;
+    press_t0_ = range_.start();
+    drag_ = event->modifiers() & Qt::ShiftModifier ? Drag::select : Drag::pan;
+    rubber_ = QRect(pos, pos);
 }
 
 void TimelineWidget::mouseMoveEvent(QMouseEvent* event) {
     const QPoint pos = event->position().toPoint();
-    if (m_drag == Drag::pan) {
-        const double dt = (pos.x() - m_press.x()) * m_range.width() / laneArea().width();
-        setVisibleRange(m_press_t0 - dt, m_press_t0 - dt + m_range.width());
-    } else if (m_drag == Drag::select) {
-        m_rubber = QRect(m_press, pos);
+    if (drag_ == Drag::pan) {
+        const double dt = (pos.x() - press_.x()) * range_.width() / lane_area().width();
+        set_visible_range(press_t0_ - dt, press_t0_ - dt + range_.width());
+    } else if (drag_ == Drag::select) {
+        rubber_ = QRect(press_, pos);
         update();
     }
 }
 
 void TimelineWidget::mouseReleaseEvent(QMouseEvent*) {
-    if (m_drag == Drag::select) selectArea(m_rubber.normalized());
-    m_drag = Drag::none;
+    if (drag_ == Drag::select) select_area(rubber_.normalized());
+    drag_ = Drag::none;
     update();
 }
 
-void TimelineWidget::selectArea(const QRect& area) {
-    if (!m_store) return;
+void TimelineWidget::select_area(const QRect& area) {
+    if (!store_) return;
     AreaSelection selection;
-    selection.t0 = std::max(0.0, timeAtX(area.left()));
-    selection.t1 = std::min(m_range.extent(), timeAtX(area.right() + 1));
-    const int first = std::max(0, rowAtY(area.top()));
-    int last = rowAtY(area.bottom());
-    if (last < 0) last = static_cast<int>(m_rows.size()) - 1;
+    selection.t0 = std::max(0.0, time_at_x(area.left()));
+    selection.t1 = std::min(range_.extent(), time_at_x(area.right() + 1));
+    const int first = std::max(0, row_at_y(area.top()));
+    int last = row_at_y(area.bottom());
+    if (last < 0) last = static_cast<int>(rows_.size()) - 1;
     for (int r = first; r <= last; ++r)
-        selection.rank_slots.insert(selection.rank_slots.end(), m_rows[static_cast<size_t>(r)].rank_slots.begin(), m_rows[static_cast<size_t>(r)].rank_slots.end());
-    selection.totals = m_store->totals(selection.rank_slots, selection.t0, selection.t1);
-    m_selection = selection;
+        selection.rank_slots.insert(selection.rank_slots.end(), rows_[static_cast<size_t>(r)].rank_slots.begin(), rows_[static_cast<size_t>(r)].rank_slots.end());
+    selection.totals = store_->totals(selection.rank_slots, selection.t0, selection.t1);
+    selection_ = selection;
     update();
-    emit selectionChanged(selection.summary());
+    emit selection_changed(selection.summary());
 }
 
-QString TimelineWidget::tooltipAt(const QPoint& pos) const {
-    const int row = rowAtY(pos.y());
-    if (!m_store || row < 0 || pos.x() < laneArea().left()) return {};
-    const auto& lane = m_rows[static_cast<size_t>(row)];
+QString TimelineWidget::tooltip_at(const QPoint& pos) const {
+    const int row = row_at_y(pos.y());
+    if (!store_ || row < 0 || pos.x() < lane_area().left()) return {};
+    const auto& lane = rows_[static_cast<size_t>(row)];
     if (lane.collapsed_node) return lane.label + QStringLiteral(" — click its label to expand");
-    const double t = timeAtX(pos.x() + 0.5);
+    const double t = time_at_x(pos.x() + 0.5);
     std::vector<Lane> kinds{Lane::comm, Lane::wait, Lane::compute};
-    const double h = rowHeight();
+    const double h = row_height();
     if (h >= kSplitMinHeight) {
         // The strip under the cursor names the kind.
-        const double within = (pos.y() - laneArea().top()) / h - row;
+        const double within = (pos.y() - lane_area().top()) / h - row;
         kinds = {static_cast<Lane>(std::clamp(static_cast<int>(within * kKinds), 0, kKinds - 1))};
     }
     SpanInfo span;
     for (Lane kind : kinds) {
-        if (!m_store->spanAt(lane.rank_slots.front(), kind, t, span)) continue;
+        if (!store_->span_at(lane.rank_slots.front(), kind, t, span)) continue;
         const QString where = span.kind == Lane::compute ? QStringLiteral("layer") : QStringLiteral("bucket");
         return QStringLiteral("%1 (%2) on %3\n%4 %5, iteration %6\nbytes: %7\nstart: %8\nduration: %9")
             .arg(QString::fromUtf8(span.name.data(), static_cast<qsizetype>(span.name.size())))
@@ -285,7 +285,7 @@ QString TimelineWidget::tooltipAt(const QPoint& pos) const {
 bool TimelineWidget::event(QEvent* event) {
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
-        const QString text = tooltipAt(help->pos());
+        const QString text = tooltip_at(help->pos());
         if (text.isEmpty()) QToolTip::hideText();
         else QToolTip::showText(help->globalPos(), text, this);
         return true;

@@ -33,26 +33,26 @@ public:
     explicit TimelineWidget(QWidget* parent = nullptr);
 
     /// `extent` is the time axis length; 0 takes the run's end (a compare view passes the longer run's).
-    void setStore(std::shared_ptr<const SpanStore> store, double extent = 0);
-    const SpanStore* store() const { return m_store.get(); }
-    const VisibleRange& range() const { return m_range; }
-    void setVisibleRange(double t0, double t1);
-    bool setLaneFilter(const QString& pattern);
-    void toggleNode(int node);
-    const std::vector<LaneRow>& rows() const { return m_rows; }
+    void set_store(std::shared_ptr<const SpanStore> store, double extent = 0);
+    const SpanStore* store() const { return store_.get(); }
+    const VisibleRange& range() const { return range_; }
+    void set_visible_range(double t0, double t1);
+    bool set_lane_filter(const QString& pattern);
+    void toggle_node(int node);
+    const std::vector<LaneRow>& rows() const { return rows_; }
 
     /// Selects the lanes and time under a rectangle in widget coordinates.
-    void selectArea(const QRect& area);
-    const std::optional<AreaSelection>& selection() const { return m_selection; }
-    QString tooltipAt(const QPoint& pos) const;
-    QRect laneArea() const;
-    int xAtTime(double t) const;
+    void select_area(const QRect& area);
+    const std::optional<AreaSelection>& selection() const { return selection_; }
+    QString tooltip_at(const QPoint& pos) const;
+    QRect lane_area() const;
+    int x_at_time(double t) const;
     /// Forces the next paint to redraw the lanes (the benchmark's cold frame).
-    void invalidateLanes() { m_lanes_dirty = true; }
+    void invalidate_lanes() { lanes_dirty_ = true; }
 
 signals:
-    void visibleRangeChanged(double t0, double t1);
-    void selectionChanged(const QString& summary);
+    void visible_range_changed(double t0, double t1);
+    void selection_changed(const QString& summary);
 
 protected:
     void paintEvent(QPaintEvent*) override;
@@ -65,27 +65,27 @@ protected:
     bool event(QEvent*) override;
 
 private:
-    double timeAtX(double x) const;
-    double rowHeight() const;
-    int rowAtY(int y) const;
+    double time_at_x(double x) const;
+    double row_height() const;
+    int row_at_y(int y) const;
     std::vector<LaneBand> bands() const;
     void relayout();
-    void rangeChanged();
-    void renderLanes();
-    void paintAxis(class QPainter& painter) const;
-    void paintLabels(QPainter& painter) const;
+    void range_changed();
+    void render_lanes();
+    void paint_axis(class QPainter& painter) const;
+    void paint_labels(QPainter& painter) const;
 
-    std::shared_ptr<const SpanStore> m_store;
-    VisibleRange m_range;
-    LaneLayout m_layout;
-    std::vector<LaneRow> m_rows;
-    std::optional<AreaSelection> m_selection;
-    QImage m_lanes;
-    bool m_lanes_dirty = true;
-    enum class Drag { none, pan, select } m_drag = Drag::none;
-    QPoint m_press;
-    double m_press_t0 = 0;
-    QRect m_rubber;
+    std::shared_ptr<const SpanStore> store_;
+    VisibleRange range_;
+    LaneLayout layout_;
+    std::vector<LaneRow> rows_;
+    std::optional<AreaSelection> selection_;
+    QImage lanes_;
+    bool lanes_dirty_ = true;
+    enum class Drag { none, pan, select } drag_ = Drag::none;
+    QPoint press_;
+    double press_t0_ = 0;
+    QRect rubber_;
 };
 
 }  // namespace dtsim::gui

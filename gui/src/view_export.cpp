@@ -9,7 +9,7 @@
 
 namespace dtsim::gui {
 
-QString exportWidget(QWidget* widget, const QString& path) {
+QString export_widget(QWidget* widget, const QString& path) {
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix == QLatin1String("svg")) {
         QSvgGenerator svg;
@@ -26,7 +26,7 @@ QString exportWidget(QWidget* widget, const QString& path) {
     return widget->grab().save(path, "PNG") ? QString() : QStringLiteral("%1: cannot be written").arg(path);
 }
 
-QString exportChromeTrace(const Run& run, const QString& path) {
+QString export_chrome_trace(const Run& run, const QString& path) {
     try {
         write_chrome_trace_file(run, path.toStdString());
     } catch (const std::exception& e) {

@@ -11,7 +11,7 @@ struct Run;
 namespace dtsim::gui {
 
 /// Returns an error message, empty on success.
-QString exportWidget(QWidget* widget, const QString& path);
-QString exportChromeTrace(const Run& run, const QString& path);
+QString export_widget(QWidget* widget, const QString& path);
+QString export_chrome_trace(const Run& run, const QString& path);
 
 }  // namespace dtsim::gui

@@ -6,7 +6,7 @@ namespace dtsim::gui {
 namespace {
 
 // "cluster.nic.bandwidth=X" only works when `nic:` is a mapping; a preset name needs the mapping form.
-std::string nicOverride(const std::string& bandwidth, const std::string& scenario_file) {
+std::string nic_override(const std::string& bandwidth, const std::string& scenario_file) {
     try {
         const auto nic = YAML::LoadFile(scenario_file)["cluster"]["nic"];
         if (nic && nic.IsScalar()) return "cluster.nic={preset: " + nic.as<std::string>() + ", bandwidth: " + bandwidth + "}";
@@ -16,7 +16,7 @@ std::string nicOverride(const std::string& bandwidth, const std::string& scenari
     return "cluster.nic.bandwidth=" + bandwidth;
 }
 
-std::string strategyMap(const WhatIfKnobs& k) {
+std::string strategy_map(const WhatIfKnobs& k) {
     const auto slash = k.strategy->find('/');
     std::string map = "{kind: " + k.strategy->substr(0, slash);
     if (slash != std::string::npos) map += ", algorithm: " + k.strategy->substr(slash + 1);
@@ -29,14 +29,14 @@ std::string strategyMap(const WhatIfKnobs& k) {
 
 }  // namespace
 
-std::vector<std::string> whatIfOverrides(const WhatIfKnobs& k, const std::string& scenario_file) {
+std::vector<std::string> whatif_overrides(const WhatIfKnobs& k, const std::string& scenario_file) {
     std::vector<std::string> out;
     if (k.nodes && k.sweep_nodes.empty()) out.push_back("cluster.nodes=" + std::to_string(*k.nodes));
     if (k.gpus_per_node) out.push_back("cluster.gpus_per_node=" + std::to_string(*k.gpus_per_node));
-    if (k.nic_bandwidth) out.push_back(nicOverride(*k.nic_bandwidth, scenario_file));
+    if (k.nic_bandwidth) out.push_back(nic_override(*k.nic_bandwidth, scenario_file));
     if (k.strategy) {
         // A new kind replaces the whole strategy: keys of the old kind would not be valid for it.
-        out.push_back("training.strategy=" + strategyMap(k));
+        out.push_back("training.strategy=" + strategy_map(k));
     } else {
         if (k.servers) out.push_back("training.strategy.servers=" + std::to_string(*k.servers));
         if (k.sync) out.push_back("training.strategy.sync=" + *k.sync);
@@ -48,7 +48,7 @@ std::vector<std::string> whatIfOverrides(const WhatIfKnobs& k, const std::string
     return out;
 }
 
-std::vector<std::string> whatIfArguments(const WhatIfKnobs& knobs, const std::string& scenario_file, const std::string& db_path) {
+std::vector<std::string> whatif_arguments(const WhatIfKnobs& knobs, const std::string& scenario_file, const std::string& db_path) {
     std::vector<std::string> args{knobs.sweep_nodes.empty() ? "simulate" : "sweep", scenario_file, "--db", db_path};
     if (knobs.sweep_nodes.empty()) {
         args.push_back("--quiet");
@@ -57,7 +57,7 @@ std::vector<std::string> whatIfArguments(const WhatIfKnobs& knobs, const std::st
         for (int n : knobs.sweep_nodes) values += (values.empty() ? "" : ",") + std::to_string(n);
         args.insert(args.end(), {"--vary", "cluster.nodes=" + values});
     }
-    for (const auto& o : whatIfOverrides(knobs, scenario_file)) args.insert(args.end(), {"--set", o});
+    for (const auto& o : whatif_overrides(knobs, scenario_file)) args.insert(args.end(), {"--set", o});
     return args;
 }
 

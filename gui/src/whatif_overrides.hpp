@@ -21,9 +21,9 @@ struct WhatIfKnobs {
 };
 
 /// `scenario_file` is read to see whether its NIC is a preset name (then the override names the preset too).
-std::vector<std::string> whatIfOverrides(const WhatIfKnobs& knobs, const std::string& scenario_file);
+std::vector<std::string> whatif_overrides(const WhatIfKnobs& knobs, const std::string& scenario_file);
 
 /// The command-line arguments of the dtsim child process that runs the what-if into `db_path`.
-std::vector<std::string> whatIfArguments(const WhatIfKnobs& knobs, const std::string& scenario_file, const std::string& db_path);
+std::vector<std::string> whatif_arguments(const WhatIfKnobs& knobs, const std::string& scenario_file, const std::string& db_path);
 
 }  // namespace dtsim::gui

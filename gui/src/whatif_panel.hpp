@@ -23,15 +23,15 @@ class WhatIfPanel : public QWidget {
     Q_OBJECT
 public:
     WhatIfPanel(const QString& dtsim_executable, QWidget* parent = nullptr);
-    void setDatabase(const QString& path) { m_database = path; }
-    void setScenarioFile(const QString& path);
+    void set_database(const QString& path) { database_ = path; }
+    void set_scenario_file(const QString& path);
     WhatIfKnobs knobs() const;
-    bool isRunning() const { return m_process.state() != QProcess::NotRunning; }
+    bool is_running() const { return process_.state() != QProcess::NotRunning; }
 
     // The knobs' editors, for tests and for the main window's defaults.
-    QCheckBox* nodesEnabled() const { return m_nodes_on; }
-    QSpinBox* nodes() const { return m_nodes; }
-    QLineEdit* sweepNodes() const { return m_sweep; }
+    QCheckBox* nodes_enabled() const { return nodes_on_; }
+    QSpinBox* nodes() const { return nodes_; }
+    QLineEdit* sweep_nodes() const { return sweep_; }
 
 public slots:
     void run();
@@ -42,39 +42,39 @@ signals:
     void finished(bool ok, const QString& message);
 
 private:
-    QCheckBox* addKnob(QFormLayout* form, const QString& label, QWidget* editor);
-    void onFinished(int exit_code, QProcess::ExitStatus status);
-    void onOutput();
+    QCheckBox* add_knob(QFormLayout* form, const QString& label, QWidget* editor);
+    void on_finished(int exit_code, QProcess::ExitStatus status);
+    void on_output();
 
-    QString m_executable;
-    QString m_database;
-    QProcess m_process;
-    QString m_errors;
-    bool m_cancelled = false;
-    QLineEdit* m_scenario;
-    QCheckBox* m_nodes_on;
-    QSpinBox* m_nodes;
-    QLineEdit* m_sweep;
-    QCheckBox* m_gpn_on;
-    QSpinBox* m_gpn;
-    QCheckBox* m_nic_on;
-    QLineEdit* m_nic;
-    QCheckBox* m_strategy_on;
-    QComboBox* m_strategy;
-    QCheckBox* m_servers_on;
-    QSpinBox* m_servers;
-    QCheckBox* m_sync_on;
-    QComboBox* m_sync;
-    QCheckBox* m_compression_on;
-    QComboBox* m_compression;
-    QCheckBox* m_straggler_on;
-    QDoubleSpinBox* m_straggler;
-    QCheckBox* m_bucket_on;
-    QLineEdit* m_bucket;
-    QPushButton* m_run;
-    QPushButton* m_cancel;
-    QProgressBar* m_progress;
-    QPlainTextEdit* m_log;
+    QString executable_;
+    QString database_;
+    QProcess process_;
+    QString errors_;
+    bool cancelled_ = false;
+    QLineEdit* scenario_;
+    QCheckBox* nodes_on_;
+    QSpinBox* nodes_;
+    QLineEdit* sweep_;
+    QCheckBox* gpn_on_;
+    QSpinBox* gpn_;
+    QCheckBox* nic_on_;
+    QLineEdit* nic_;
+    QCheckBox* strategy_on_;
+    QComboBox* strategy_;
+    QCheckBox* servers_on_;
+    QSpinBox* servers_;
+    QCheckBox* sync_on_;
+    QComboBox* sync_;
+    QCheckBox* compression_on_;
+    QComboBox* compression_;
+    QCheckBox* straggler_on_;
+    QDoubleSpinBox* straggler_;
+    QCheckBox* bucket_on_;
+    QLineEdit* bucket_;
+    QPushButton* run_;
+    QPushButton* cancel_;
+    QProgressBar* progress_;
+    QPlainTextEdit* log_;
 };
 
 }  // namespace dtsim::gui

@@ -11,28 +11,28 @@
 using namespace dtsim;
 using namespace dtsim::gui;
 
-TEST_CASE("gui::exportWidget and exportChromeTrace: PNG, SVG and trace files", "[gui]") {
+TEST_CASE("gui::export_widget and export_chrome_trace: PNG, SVG and trace files", "[gui]") {
     TemporaryDirectory dir("dtsim-gui-export");
-    const auto run = test::syntheticRun(1, 2, RunKind::predicted);
+    const auto run = test::synthetic_run(1, 2, RunKind::predicted);
     TimelineWidget timeline;
     timeline.resize(640, 200);
-    timeline.setStore(std::make_shared<const SpanStore>(SpanStore::fromRun(run)));
+    timeline.set_store(std::make_shared<const SpanStore>(SpanStore::from_run(run)));
     const QString png = QString::fromStdString(dir.file("view.png"));
     const QString svg = QString::fromStdString(dir.file("view.svg"));
     const QString trace = QString::fromStdString(dir.file("run.json"));
 
-    CHECK(exportWidget(&timeline, png).isEmpty());
+    CHECK(export_widget(&timeline, png).isEmpty());
     CHECK(QImage(png).size() == QSize(640, 200));
-    CHECK(exportWidget(&timeline, svg).isEmpty());
+    CHECK(export_widget(&timeline, svg).isEmpty());
     QFile svg_file(svg);
     REQUIRE(svg_file.open(QIODevice::ReadOnly));
     const QByteArray svg_text = svg_file.readAll();
     CHECK(svg_text.contains("<svg"));
     CHECK(svg_text.contains("<image"));  // the lanes, as the cached raster
-    CHECK(exportWidget(&timeline, QString::fromStdString(dir.file("view.gif"))).contains(QStringLiteral("give a .png or .svg")));
-    CHECK(exportWidget(&timeline, QStringLiteral("/nonexistent-dir/view.png")).contains(QStringLiteral("cannot be written")));
+    CHECK(export_widget(&timeline, QString::fromStdString(dir.file("view.gif"))).contains(QStringLiteral("give a .png or .svg")));
+    CHECK(export_widget(&timeline, QStringLiteral("/nonexistent-dir/view.png")).contains(QStringLiteral("cannot be written")));
 
-    REQUIRE(exportChromeTrace(run, trace).isEmpty());
+    REQUIRE(export_chrome_trace(run, trace).isEmpty());
     QFile trace_file(trace);
     REQUIRE(trace_file.open(QIODevice::ReadOnly));
     const auto json = nlohmann::json::parse(trace_file.readAll().toStdString());
@@ -40,5 +40,5 @@ TEST_CASE("gui::exportWidget and exportChromeTrace: PNG, SVG and trace files", "
     for (const auto& event : json.at("traceEvents"))
         if (event.at("ph") == "X") ++spans;
     CHECK(spans == run.spans.size());
-    CHECK(exportChromeTrace(run, QStringLiteral("/nonexistent-dir/run.json")).contains(QStringLiteral("nonexistent-dir")));
+    CHECK(export_chrome_trace(run, QStringLiteral("/nonexistent-dir/run.json")).contains(QStringLiteral("nonexistent-dir")));
 }

@@ -5,19 +5,19 @@
 namespace dtsim::gui::test {
 namespace {
 
-std::string scenarioText(int nodes, int gpus_per_node, const std::string& strategy) {
+std::string scenario_text(int nodes, int gpus_per_node, const std::string& strategy) {
     return "name: synthetic\ncluster:\n  nodes: " + std::to_string(nodes) + "\n  gpus_per_node: " + std::to_string(gpus_per_node) +
            "\n  nic: ib-ndr\ntraining:\n  strategy: {kind: " + strategy + "}\n";
 }
 
 }  // namespace
 
-Run syntheticRun(int nodes, int gpus_per_node, RunKind kind, double slowdown) {
+Run synthetic_run(int nodes, int gpus_per_node, RunKind kind, double slowdown) {
     Run run;
     run.kind = kind;
     run.scenario_name = "synthetic";
     run.strategy = "allreduce/ring";
-    run.scenario_text = scenarioText(nodes, gpus_per_node, "allreduce");
+    run.scenario_text = scenario_text(nodes, gpus_per_node, "allreduce");
     const int gpus = nodes * gpus_per_node;
     const double iteration = 16 * kUnit * slowdown;
     run.summary.gpus = gpus;
@@ -45,15 +45,15 @@ Run syntheticRun(int nodes, int gpus_per_node, RunKind kind, double slowdown) {
     return run;
 }
 
-void writeTestDatabase(const std::string& path) {
+void write_test_database(const std::string& path) {
     RunStore store(path);
-    auto predicted = syntheticRun(2, 2, RunKind::predicted);
-    auto measured = syntheticRun(2, 2, RunKind::measured, 1.25);
-    auto small = syntheticRun(1, 2, RunKind::predicted);
-    auto large = syntheticRun(4, 2, RunKind::predicted);
-    auto other = syntheticRun(2, 2, RunKind::predicted, 1.5);
+    auto predicted = synthetic_run(2, 2, RunKind::predicted);
+    auto measured = synthetic_run(2, 2, RunKind::measured, 1.25);
+    auto small = synthetic_run(1, 2, RunKind::predicted);
+    auto large = synthetic_run(4, 2, RunKind::predicted);
+    auto other = synthetic_run(2, 2, RunKind::predicted, 1.5);
     other.strategy = "parameter-server/sync x2";
-    other.scenario_text = scenarioText(2, 2, "parameter-server");
+    other.scenario_text = scenario_text(2, 2, "parameter-server");
     for (Run* run : {&predicted, &measured, &small, &large, &other}) store.append(*run);
 }
 

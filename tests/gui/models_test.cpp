@@ -14,9 +14,9 @@ using namespace dtsim::gui;
 
 namespace {
 
-std::vector<RunListEntry> testRuns() {
+std::vector<RunListEntry> test_runs() {
     TemporaryDirectory dir("dtsim-gui-models");
-    test::writeTestDatabase(dir.file("runs.db"));
+    test::write_test_database(dir.file("runs.db"));
     return RunStore(dir.file("runs.db")).list();
 }
 
@@ -28,39 +28,39 @@ TEST_CASE("gui::RunListModel: passes the model tester, sorts numbers as numbers 
     QSortFilterProxyModel proxy;
     QAbstractItemModelTester proxy_tester(&proxy, QAbstractItemModelTester::FailureReportingMode::Fatal);
     proxy.setSourceModel(&model);
-    proxy.setSortRole(RunListModel::SortRole);
+    proxy.setSortRole(RunListModel::kSortRole);
     proxy.setFilterKeyColumn(-1);
-    model.setRuns(testRuns());
+    model.set_runs(test_runs());
     REQUIRE(model.rowCount() == 5);
-    CHECK(model.data(model.index(3, RunListModel::Gpus)).toInt() == 8);
-    CHECK(model.data(model.index(1, RunListModel::Kind)).toString() == QStringLiteral("measured"));
-    CHECK(model.data(model.index(4, RunListModel::Strategy)).toString() == QStringLiteral("parameter-server/sync x2"));
-    CHECK(model.headerData(RunListModel::IterationTime, Qt::Horizontal).toString() == QStringLiteral("iteration"));
-    proxy.sort(RunListModel::IterationTime, Qt::DescendingOrder);
-    CHECK(proxy.data(proxy.index(0, RunListModel::Id)).toLongLong() == 5);  // the 1.5x slower run
+    CHECK(model.data(model.index(3, RunListModel::gpus)).toInt() == 8);
+    CHECK(model.data(model.index(1, RunListModel::kind)).toString() == QStringLiteral("measured"));
+    CHECK(model.data(model.index(4, RunListModel::strategy)).toString() == QStringLiteral("parameter-server/sync x2"));
+    CHECK(model.headerData(RunListModel::iteration_time, Qt::Horizontal).toString() == QStringLiteral("iteration"));
+    proxy.sort(RunListModel::iteration_time, Qt::DescendingOrder);
+    CHECK(proxy.data(proxy.index(0, RunListModel::id)).toLongLong() == 5);  // the 1.5x slower run
     proxy.setFilterFixedString(QStringLiteral("measured"));
     REQUIRE(proxy.rowCount() == 1);
-    CHECK(proxy.data(proxy.index(0, RunListModel::Id)).toLongLong() == 2);
-    CHECK(model.rowOfId(4) == 3);
-    CHECK(model.rowOfId(99) == -1);
+    CHECK(proxy.data(proxy.index(0, RunListModel::id)).toLongLong() == 2);
+    CHECK(model.row_of_id(4) == 3);
+    CHECK(model.row_of_id(99) == -1);
 }
 
 TEST_CASE("gui::PhaseErrorModel: passes the model tester and shows the relative error per phase", "[gui]") {
     PhaseErrorModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
-    const auto predicted = test::syntheticRun(2, 2, RunKind::predicted);
-    const auto measured = test::syntheticRun(2, 2, RunKind::measured, 1.25);
-    model.setComparison(compare_phases(predicted.summary, measured.summary), QStringLiteral("A"), QStringLiteral("B"));
+    const auto predicted = test::synthetic_run(2, 2, RunKind::predicted);
+    const auto measured = test::synthetic_run(2, 2, RunKind::measured, 1.25);
+    model.set_comparison(compare_phases(predicted.summary, measured.summary), QStringLiteral("A"), QStringLiteral("B"));
     REQUIRE(model.rowCount() == 5);
-    for (int row = 0; row < 5; ++row) CHECK(model.data(model.index(row, PhaseErrorModel::Error)).toString() == QStringLiteral("-20.0 %"));
-    CHECK(model.data(model.index(0, PhaseErrorModel::Phase)).toString() == QStringLiteral("iteration"));
-    CHECK(model.headerData(PhaseErrorModel::Second, Qt::Horizontal).toString() == QStringLiteral("B"));
-    model.setComparison({}, {}, {});
+    for (int row = 0; row < 5; ++row) CHECK(model.data(model.index(row, PhaseErrorModel::error)).toString() == QStringLiteral("-20.0 %"));
+    CHECK(model.data(model.index(0, PhaseErrorModel::phase)).toString() == QStringLiteral("iteration"));
+    CHECK(model.headerData(PhaseErrorModel::second, Qt::Horizontal).toString() == QStringLiteral("B"));
+    model.set_comparison({}, {}, {});
     CHECK(model.rowCount() == 0);
 }
 
-TEST_CASE("gui::scalingSeries: runs differing only in cluster size form one series", "[gui]") {
-    const auto series = scalingSeries(testRuns(), "synthetic");
+TEST_CASE("gui::scaling_series: runs differing only in cluster size form one series", "[gui]") {
+    const auto series = scaling_series(test_runs(), "synthetic");
     REQUIRE(series.size() == 2);
     CHECK(series[0].label == "allreduce/ring");
     REQUIRE(series[0].predicted.size() == 3);
@@ -72,5 +72,5 @@ TEST_CASE("gui::scalingSeries: runs differing only in cluster size form one seri
     CHECK(series[1].label == "parameter-server/sync x2");
     CHECK(series[1].contains(5));
     CHECK_FALSE(series[1].contains(1));
-    CHECK(scalingSeries(testRuns(), "no such scenario").empty());
+    CHECK(scaling_series(test_runs(), "no such scenario").empty());
 }

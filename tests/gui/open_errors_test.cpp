@@ -13,16 +13,16 @@ using namespace dtsim::gui;
 
 TEST_CASE("gui::MainWindow: a missing or corrupt database shows an error dialog and keeps the open one", "[gui]") {
     TemporaryDirectory dir("dtsim-gui-errors");
-    test::writeTestDatabase(dir.file("runs.db"));
+    test::write_test_database(dir.file("runs.db"));
     MainWindow window(QStringLiteral(DTSIM_EXECUTABLE));
-    REQUIRE(window.openDatabase(QString::fromStdString(dir.file("runs.db"))));
-    REQUIRE(window.errorDialog() == nullptr);
+    REQUIRE(window.open_database(QString::fromStdString(dir.file("runs.db"))));
+    REQUIRE(window.error_dialog() == nullptr);
 
     SECTION("missing") {
         const QString missing = QString::fromStdString(dir.file("nothing-here.db"));
-        CHECK_FALSE(window.openDatabase(missing));
-        REQUIRE(window.errorDialog());
-        CHECK(window.errorDialog()->text().contains(missing + QStringLiteral(": no runs database here")));
+        CHECK_FALSE(window.open_database(missing));
+        REQUIRE(window.error_dialog());
+        CHECK(window.error_dialog()->text().contains(missing + QStringLiteral(": no runs database here")));
         CHECK_FALSE(QFile::exists(missing));  // opening must not create it
     }
     SECTION("corrupt") {
@@ -30,10 +30,10 @@ TEST_CASE("gui::MainWindow: a missing or corrupt database shows an error dialog 
             std::ofstream garbage(dir.file("corrupt.db"), std::ios::binary);
             for (int i = 0; i < 400; ++i) garbage << "this is not an SQLite database ";
         }
-        CHECK_FALSE(window.openDatabase(QString::fromStdString(dir.file("corrupt.db"))));
-        REQUIRE(window.errorDialog());
-        CHECK(window.errorDialog()->text().contains(QStringLiteral("not a dtsim runs database")));
+        CHECK_FALSE(window.open_database(QString::fromStdString(dir.file("corrupt.db"))));
+        REQUIRE(window.error_dialog());
+        CHECK(window.error_dialog()->text().contains(QStringLiteral("not a dtsim runs database")));
     }
-    CHECK(window.errorDialog()->icon() == QMessageBox::Critical);
-    CHECK(window.runList()->rowCount() == 5);  // the previous database stays open
+    CHECK(window.error_dialog()->icon() == QMessageBox::Critical);
+    CHECK(window.run_list()->rowCount() == 5);  // the previous database stays open
 }

@@ -9,20 +9,20 @@ using namespace dtsim::gui;
 
 TEST_CASE("gui::RunDatabase: loads runs into span stores and keeps the latest few", "[gui]") {
     TemporaryDirectory dir("dtsim-gui-db");
-    test::writeTestDatabase(dir.file("runs.db"));
+    test::write_test_database(dir.file("runs.db"));
     RunDatabase db(dir.file("runs.db"));
     REQUIRE(db.list().size() == 5);
     const auto first = db.load(1);
     REQUIRE(first);
     CHECK(first->run.spans.empty());  // moved into the store
-    CHECK(first->store->spanCount() == 4 * 3 * 3 + 2 * 3);
+    CHECK(first->store->span_count() == 4 * 3 * 3 + 2 * 3);
     CHECK(first->run.summary.gpus == 4);
     CHECK(db.load(1) == first);  // cached
     for (std::int64_t id = 2; id <= 5; ++id) REQUIRE(db.load(id));
     CHECK(db.load(1) != first);  // evicted by four newer runs, loaded again
     CHECK(db.load(5) != nullptr);
     CHECK(db.load(99) == nullptr);
-    REQUIRE(db.loadFull(2));
-    CHECK(db.loadFull(2)->spans.size() == 4 * 3 * 3 + 2 * 3);
+    REQUIRE(db.load_full(2));
+    CHECK(db.load_full(2)->spans.size() == 4 * 3 * 3 + 2 * 3);
     CHECK_THROWS_AS(RunDatabase(dir.file("missing.db")), StoreError);
 }

@@ -36,23 +36,23 @@ ImageStats stats(const QImage& image) {
 
 TEST_CASE("gui::MainWindow: screenshots of each view have the requested size and show the lanes' colours", "[gui]") {
     TemporaryDirectory dir("dtsim-gui-shots");
-    test::writeTestDatabase(dir.file("runs.db"));
+    test::write_test_database(dir.file("runs.db"));
     MainWindow window(QStringLiteral(DTSIM_EXECUTABLE));
-    REQUIRE(window.openDatabase(QString::fromStdString(dir.file("runs.db"))));
+    REQUIRE(window.open_database(QString::fromStdString(dir.file("runs.db"))));
     const QSize size(1000, 600);
 
     SECTION("timeline") {
-        REQUIRE(window.selectRuns(1));
-        window.showView(ViewKind::timeline);
+        REQUIRE(window.select_runs(1));
+        window.show_view(ViewKind::timeline);
         const auto s = stats(window.screenshot(size));
         CHECK(window.screenshot(size).size() == size);
         CHECK(s.distinct > 50);
         CHECK(s.kind_present == std::array<bool, 3>{true, true, true});
     }
     SECTION("compare") {
-        REQUIRE(window.selectRuns(1, 2));
-        CHECK(window.selectedRunIds() == std::vector<std::int64_t>{1, 2});
-        window.showView(ViewKind::compare);
+        REQUIRE(window.select_runs(1, 2));
+        CHECK(window.selected_run_ids() == std::vector<std::int64_t>{1, 2});
+        window.show_view(ViewKind::compare);
         const QImage image = window.screenshot(size);
         CHECK(image.size() == size);
         const auto s = stats(image);
@@ -60,8 +60,8 @@ TEST_CASE("gui::MainWindow: screenshots of each view have the requested size and
         CHECK(s.kind_present == std::array<bool, 3>{true, true, true});
     }
     SECTION("speedup") {
-        REQUIRE(window.selectRuns(1));
-        window.showView(ViewKind::speedup);
+        REQUIRE(window.select_runs(1));
+        window.show_view(ViewKind::speedup);
         const QImage image = window.screenshot(size);
         CHECK(image.size() == size);
         const auto s = stats(image);
@@ -72,7 +72,7 @@ TEST_CASE("gui::MainWindow: screenshots of each view have the requested size and
 
 TEST_CASE("gui::dtsim-gui: --screenshot writes the PNG; bad options give one message and exit 2", "[gui]") {
     TemporaryDirectory dir("dtsim-gui-cli");
-    test::writeTestDatabase(dir.file("runs.db"));
+    test::write_test_database(dir.file("runs.db"));
     auto run = [](const QStringList& args) {
         QProcess process;
         process.start(QStringLiteral(DTSIM_GUI_EXECUTABLE), args);

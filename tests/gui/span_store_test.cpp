@@ -18,13 +18,13 @@ float sum(const std::vector<float>& v) { return std::accumulate(v.begin(), v.end
 }  // namespace
 
 TEST_CASE("gui::SpanStore: totals over an area are the clipped span times", "[gui]") {
-    const auto store = SpanStore::fromRun(test::syntheticRun(2, 2, RunKind::predicted));
-    REQUIRE(store.rankCount() == 4);
-    REQUIRE(store.spanCount() == 4 * 3 * 3 + 2 * 3);
-    REQUIRE(store.endTime() == 48 * kUnit);
+    const auto store = SpanStore::from_run(test::synthetic_run(2, 2, RunKind::predicted));
+    REQUIRE(store.rank_count() == 4);
+    REQUIRE(store.span_count() == 4 * 3 * 3 + 2 * 3);
+    REQUIRE(store.end_time() == 48 * kUnit);
 
     SECTION("the whole run") {
-        const auto all = store.totals({0, 1, 2, 3}, 0, store.endTime());
+        const auto all = store.totals({0, 1, 2, 3}, 0, store.end_time());
         CHECK(all.count == std::array<std::int64_t, 3>{24, 12, 6});
         CHECK(all.seconds[0] == 120 * kUnit);
         CHECK(all.seconds[1] == 72 * kUnit);
@@ -40,12 +40,12 @@ TEST_CASE("gui::SpanStore: totals over an area are the clipped span times", "[gu
 }
 
 TEST_CASE("gui::SpanStore: the coverage pyramid and the raw spans agree with the closed form", "[gui]") {
-    const auto store = SpanStore::fromRun(test::syntheticRun(2, 2, RunKind::predicted));
+    const auto store = SpanStore::from_run(test::synthetic_run(2, 2, RunKind::predicted));
     const int rank1 = 1;
     BandCoverage coverage;
 
     SECTION("fully zoomed out reads a pyramid level") {
-        const auto grid = store.grid(0, store.endTime(), 48);
+        const auto grid = store.grid(0, store.end_time(), 48);
         REQUIRE(grid.level >= 0);
         coverage.reset(grid.width);
         store.accumulate(&rank1, 1, grid, coverage);
@@ -67,22 +67,22 @@ TEST_CASE("gui::SpanStore: the coverage pyramid and the raw spans agree with the
 }
 
 TEST_CASE("gui::SpanStore: the span under a time", "[gui]") {
-    const auto store = SpanStore::fromRun(test::syntheticRun(1, 2, RunKind::predicted));
+    const auto store = SpanStore::from_run(test::synthetic_run(1, 2, RunKind::predicted));
     SpanInfo info;
-    REQUIRE(store.spanAt(0, Lane::comm, 26 * kUnit, info));
+    REQUIRE(store.span_at(0, Lane::comm, 26 * kUnit, info));
     CHECK(info.name == "allreduce");
     CHECK(info.iteration == 1);
     CHECK(info.start_s == 24 * kUnit);
     CHECK(info.bytes == test::kBucketBytes);
-    CHECK_FALSE(store.spanAt(0, Lane::wait, 15 * kUnit, info));  // rank 0 never waits
-    CHECK(store.spanAt(1, Lane::wait, 15 * kUnit, info));
+    CHECK_FALSE(store.span_at(0, Lane::wait, 15 * kUnit, info));  // rank 0 never waits
+    CHECK(store.span_at(1, Lane::wait, 15 * kUnit, info));
 }
 
-TEST_CASE("gui::rasterLaneBands: a split lane shows each kind in its strip", "[gui]") {
-    const auto store = SpanStore::fromRun(test::syntheticRun(1, 2, RunKind::predicted));
+TEST_CASE("gui::raster_lane_bands: a split lane shows each kind in its strip", "[gui]") {
+    const auto store = SpanStore::from_run(test::synthetic_run(1, 2, RunKind::predicted));
     const auto grid = store.grid(0, 16 * kUnit, 160);  // 10 pixels per unit
     std::vector<std::uint32_t> pixels(160 * 9, 0);
-    rasterLaneBands(store, grid, {LaneBand{0, 9, {1}, true}}, pixels.data(), 160);
+    raster_lane_bands(store, grid, {LaneBand{0, 9, {1}, true}}, pixels.data(), 160);
     const auto at = [&](int x, int y) { return pixels[static_cast<size_t>(y * 160 + x)]; };
     CHECK(at(50, 1) == 0xFF0072B2u);   // compute strip during forward
     CHECK(at(50, 4) == 0xFFF7F7F7u);   // no communication at 5 units
@@ -90,22 +90,22 @@ TEST_CASE("gui::rasterLaneBands: a split lane shows each kind in its strip", "[g
     CHECK(at(150, 7) == 0xFFCC79A7u);  // wait [14,16) on rank 1
 }
 
-TEST_CASE("gui::timeTicks: 1-2-5 steps in a fitting unit", "[gui]") {
-    const auto seconds = timeTicks(0, 1, 1000, 100);
+TEST_CASE("gui::time_ticks: 1-2-5 steps in a fitting unit", "[gui]") {
+    const auto seconds = time_ticks(0, 1, 1000, 100);
     REQUIRE(seconds.size() == 11);
     CHECK(seconds[1].label == "100 ms");
     CHECK(seconds[1].time_s == Approx(0.1));
-    const auto micro = timeTicks(0, 48e-6, 480, 100);
+    const auto micro = time_ticks(0, 48e-6, 480, 100);
     REQUIRE(micro.size() == 5);
     CHECK(micro[1].label == "10 us");
-    const auto fine = timeTicks(0.5, 0.5002, 1000, 100);
+    const auto fine = time_ticks(0.5, 0.5002, 1000, 100);
     REQUIRE(fine.size() >= 2);
     CHECK(fine[1].time_s - fine[0].time_s == Approx(20e-6));
 }
 
 TEST_CASE("gui::SpanStore: a band read through rank groups equals the sum of its ranks", "[gui]") {
-    const auto store = SpanStore::fromRun(test::syntheticRun(2, 8, RunKind::predicted, 1.0));
-    const auto grid = store.grid(0, store.endTime(), 100);
+    const auto store = SpanStore::from_run(test::synthetic_run(2, 8, RunKind::predicted, 1.0));
+    const auto grid = store.grid(0, store.end_time(), 100);
     REQUIRE(grid.level >= 0);
     std::vector<int> band(16);
     std::iota(band.begin(), band.end(), 0);
@@ -133,7 +133,7 @@ TEST_CASE("gui::SpanStore: totals of uneven, overlapping spans match a brute-for
     // Spans crowded at the start of the run, some long and overlapping: the search for the first
     // visible span cannot rely on spans being evenly spread.
     SpanStore store;
-    store.addRank({0, 0, "gpu 0"});
+    store.add_rank({0, 0, "gpu 0"});
     const auto name = store.intern("x");
     std::vector<std::pair<double, double>> spans;
     std::uint32_t seed = 12345;
@@ -142,7 +142,7 @@ TEST_CASE("gui::SpanStore: totals of uneven, overlapping spans match a brute-for
         const double start = std::pow(next(), 4) * 100;
         const double end = start + (i % 97 == 0 ? 20 : 0.01 + next() * 0.1);
         spans.emplace_back(start, end);
-        store.addSpan(0, Lane::comm, start, end, name, 0, i, 0);
+        store.add_span(0, Lane::comm, start, end, name, 0, i, 0);
     }
     store.finish();
     for (int w = 0; w < 200; ++w) {

@@ -17,9 +17,9 @@ struct TimelineFixture {
     TimelineWidget timeline;
     TimelineFixture() {
         timeline.resize(TimelineWidget::kLabelWidth + 768, TimelineWidget::kAxisHeight + 200);
-        timeline.setStore(std::make_shared<const SpanStore>(SpanStore::fromRun(test::syntheticRun(2, 2, RunKind::predicted))));
+        timeline.set_store(std::make_shared<const SpanStore>(SpanStore::from_run(test::synthetic_run(2, 2, RunKind::predicted))));
     }
-    int x(double units) const { return timeline.xAtTime(units * kUnit); }
+    int x(double units) const { return timeline.x_at_time(units * kUnit); }
     double start() const { return timeline.range().start() / kUnit; }
     double width() const { return timeline.range().width() / kUnit; }
 };
@@ -76,7 +76,7 @@ TEST_CASE("gui::TimelineWidget: Shift+drag selects an area and reports its exact
     const int row0 = TimelineWidget::kAxisHeight + 4;
     const int row1 = TimelineWidget::kAxisHeight + 18 + 4;  // rows are 18 pixels tall here
     QString reported;
-    QObject::connect(&f.timeline, &TimelineWidget::selectionChanged, [&](const QString& text) { reported = text; });
+    QObject::connect(&f.timeline, &TimelineWidget::selection_changed, [&](const QString& text) { reported = text; });
     // From 2 to 9 units over ranks 0 and 1: forward and backward (7 units each), allreduce (1 each).
     QTest::mousePress(&f.timeline, Qt::LeftButton, Qt::ShiftModifier, QPoint(f.x(2), row0));
     QTest::mouseMove(&f.timeline, QPoint(f.x(9) - 1, row1));
@@ -96,24 +96,24 @@ TEST_CASE("gui::TimelineWidget: Shift+drag selects an area and reports its exact
 TEST_CASE("gui::TimelineWidget: the tooltip names the span under the cursor", "[gui]") {
     TimelineFixture f;
     const int comm_strip = TimelineWidget::kAxisHeight + 9;  // the middle third of rank 0's row
-    const QString text = f.timeline.tooltipAt(QPoint(f.x(11), comm_strip));
+    const QString text = f.timeline.tooltip_at(QPoint(f.x(11), comm_strip));
     CHECK(text.contains(QStringLiteral("allreduce (communication)")));
     CHECK(text.contains(QStringLiteral("bucket 0, iteration 0")));
     CHECK(text.contains(QStringLiteral("25")));
     CHECK(text.contains(QStringLiteral("duration: 5.859 ms")));  // 6 units
-    CHECK(f.timeline.tooltipAt(QPoint(f.x(15), comm_strip)).isEmpty());
+    CHECK(f.timeline.tooltip_at(QPoint(f.x(15), comm_strip)).isEmpty());
 }
 
 TEST_CASE("gui::TimelineWidget: lane filter and collapsed nodes", "[gui]") {
     TimelineFixture f;
     REQUIRE(f.timeline.rows().size() == 4);
-    CHECK(f.timeline.setLaneFilter(QStringLiteral("gpu [13]$")));
+    CHECK(f.timeline.set_lane_filter(QStringLiteral("gpu [13]$")));
     CHECK(f.timeline.rows().size() == 2);
     CHECK(f.timeline.rows()[1].label == QStringLiteral("n1 gpu 3"));
-    CHECK_FALSE(f.timeline.setLaneFilter(QStringLiteral("(")));
+    CHECK_FALSE(f.timeline.set_lane_filter(QStringLiteral("(")));
     CHECK(f.timeline.rows().size() == 2);  // an invalid pattern keeps the last good one
-    CHECK(f.timeline.setLaneFilter(QString()));
-    f.timeline.toggleNode(0);
+    CHECK(f.timeline.set_lane_filter(QString()));
+    f.timeline.toggle_node(0);
     REQUIRE(f.timeline.rows().size() == 3);
     CHECK(f.timeline.rows()[0].collapsed_node);
     CHECK(f.timeline.rows()[0].rank_slots == std::vector<int>{0, 1});

@@ -22,20 +22,20 @@ const QString kRingScenario = QStringLiteral(DTSIM_TEST_SOURCE_DIR "/scenarios/c
 
 }  // namespace
 
-TEST_CASE("gui::whatIfOverrides: knobs become --set overrides, a preset NIC keeps its name", "[gui]") {
+TEST_CASE("gui::whatif_overrides: knobs become --set overrides, a preset NIC keeps its name", "[gui]") {
     TemporaryDirectory dir("dtsim-gui-knobs");
     {
         std::ofstream(dir.file("preset.yaml")) << "cluster:\n  nodes: 2\n  nic: ib-ndr\n";
     }
     WhatIfKnobs knobs;
-    CHECK(whatIfOverrides(knobs, dir.file("preset.yaml")).empty());
+    CHECK(whatif_overrides(knobs, dir.file("preset.yaml")).empty());
     knobs.nic_bandwidth = "100Gbps";
     knobs.strategy = "parameter-server";
     knobs.servers = 4;
     knobs.sync = "async";
     knobs.bucket = "10MB";
     knobs.straggler_factor = 2;
-    CHECK(whatIfOverrides(knobs, dir.file("preset.yaml")) ==
+    CHECK(whatif_overrides(knobs, dir.file("preset.yaml")) ==
           std::vector<std::string>{"cluster.nic={preset: ib-ndr, bandwidth: 100Gbps}",
                                    "training.strategy={kind: parameter-server, servers: 4, sync: async, bucket: 10MB}",
                                    "training.stragglers={slowdown: [{ranks: [0], factor: 2.000000}]}"});
@@ -45,20 +45,20 @@ TEST_CASE("gui::whatIfOverrides: knobs become --set overrides, a preset NIC keep
     ring.nic_bandwidth = "50Gbps";
     ring.sweep_nodes = {2, 4};
     ring.nodes = 8;  // the sweep decides the node count
-    CHECK(whatIfArguments(ring, kRingScenario.toStdString(), "runs.db") ==
+    CHECK(whatif_arguments(ring, kRingScenario.toStdString(), "runs.db") ==
           std::vector<std::string>{"sweep", kRingScenario.toStdString(), "--db", "runs.db", "--vary", "cluster.nodes=2,4", "--set",
                                    "cluster.nic.bandwidth=50Gbps", "--set", "training.strategy={kind: allreduce, algorithm: tree}"});
 }
 
 TEST_CASE("gui::WhatIfPanel: a what-if runs through the real CLI and its run appears next to the previous one", "[gui]") {
     TemporaryDirectory dir("dtsim-gui-whatif");
-    test::writeTestDatabase(dir.file("runs.db"));
+    test::write_test_database(dir.file("runs.db"));
     MainWindow window(QStringLiteral(DTSIM_EXECUTABLE));
-    REQUIRE(window.openDatabase(QString::fromStdString(dir.file("runs.db"))));
-    REQUIRE(window.selectRuns(1));
-    auto* panel = window.whatIfPanel();
-    panel->setScenarioFile(kRingScenario);
-    panel->nodesEnabled()->setChecked(true);
+    REQUIRE(window.open_database(QString::fromStdString(dir.file("runs.db"))));
+    REQUIRE(window.select_runs(1));
+    auto* panel = window.whatif_panel();
+    panel->set_scenario_file(kRingScenario);
+    panel->nodes_enabled()->setChecked(true);
     panel->nodes()->setValue(4);
     QSignalSpy finished(panel, &WhatIfPanel::finished);
 
@@ -67,17 +67,17 @@ TEST_CASE("gui::WhatIfPanel: a what-if runs through the real CLI and its run app
         REQUIRE(finished.wait(120000));
         CAPTURE(finished.at(0).at(1).toString().toStdString());
         REQUIRE(finished.at(0).at(0).toBool());
-        REQUIRE(window.runList()->rowCount() == 6);
-        const auto& added = window.runList()->runs().back();
+        REQUIRE(window.run_list()->rowCount() == 6);
+        const auto& added = window.run_list()->runs().back();
         CHECK(added.id == 6);
         CHECK(added.scenario_name == "closed-form-ring");
         CHECK(added.gpus == 4);
-        CHECK(window.selectedRunIds() == std::vector<std::int64_t>{1, 6});
+        CHECK(window.selected_run_ids() == std::vector<std::int64_t>{1, 6});
     }
     SECTION("cancel") {
-        panel->sweepNodes()->setText(QStringLiteral("2,4,8,16,32,64"));
+        panel->sweep_nodes()->setText(QStringLiteral("2,4,8,16,32,64"));
         panel->run();
-        REQUIRE(panel->isRunning());
+        REQUIRE(panel->is_running());
         panel->cancel();
         REQUIRE((finished.count() == 1 || finished.wait(30000)));
         CHECK_FALSE(finished.at(0).at(0).toBool());
@@ -85,7 +85,7 @@ TEST_CASE("gui::WhatIfPanel: a what-if runs through the real CLI and its run app
     }
 }
 
-TEST_CASE("gui::whatIfArguments: every knob gives a command line the real CLI accepts", "[gui]") {
+TEST_CASE("gui::whatif_arguments: every knob gives a command line the real CLI accepts", "[gui]") {
     TemporaryDirectory dir("dtsim-gui-knobs-cli");
     WhatIfKnobs ring;
     ring.nodes = 4;
@@ -102,7 +102,7 @@ TEST_CASE("gui::whatIfArguments: every knob gives a command line the real CLI ac
     server.nodes = 2;
     for (const auto& knobs : {ring, server}) {
         QStringList args;
-        for (const auto& a : whatIfArguments(knobs, kRingScenario.toStdString(), dir.file("runs.db"))) args << QString::fromStdString(a);
+        for (const auto& a : whatif_arguments(knobs, kRingScenario.toStdString(), dir.file("runs.db"))) args << QString::fromStdString(a);
         QProcess dtsim;
         dtsim.start(QStringLiteral(DTSIM_EXECUTABLE), args);
         REQUIRE(dtsim.waitForFinished(120000));
