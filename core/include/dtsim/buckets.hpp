@@ -5,7 +5,7 @@
 
 #include "dtsim/scenario.hpp"
 
-namespace dtsim::sim {
+namespace dtsim {
 
 struct Bucket {
     double bytes = 0;
@@ -19,4 +19,4 @@ struct BucketPlan {
 
 BucketPlan make_buckets(const ModelSpec& model, double bucket_bytes);
 
-}  // namespace dtsim::sim
+}  // namespace dtsim

@@ -1,6 +1,6 @@
-#include "dtsim/sim/buckets.hpp"
+#include "dtsim/buckets.hpp"
 
-namespace dtsim::sim {
+namespace dtsim {
 
 BucketPlan make_buckets(const ModelSpec& model, double bucket_bytes) {
     BucketPlan plan;
@@ -20,4 +20,4 @@ BucketPlan make_buckets(const ModelSpec& model, double bucket_bytes) {
     return plan;
 }
 
-}  // namespace dtsim::sim
+}  // namespace dtsim

@@ -1,0 +1,135 @@
+#include "dtsim/run_comparison.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+namespace dtsim {
+namespace {
+
+double share(double part_s, double iteration_s) { return iteration_s > 0 ? part_s / iteration_s : 0; }
+
+struct MetricDefinition {
+    const char* key;
+    const char* label;
+    double (*value)(const RunSummary&);
+    bool is_share;
+};
+
+// The rows of the comparison, in the order they are printed.
+const MetricDefinition kMetrics[] = {
+    {"iteration_time_s", "iteration time", [](const RunSummary& s) { return s.iteration_time_s; }, false},
+    {"samples_per_s", "throughput (samples/s)", [](const RunSummary& s) { return s.samples_per_s; }, false},
+    {"compute_time_s", "compute per iteration", [](const RunSummary& s) { return s.compute_time_s; }, false},
+    {"comm_time_s", "communication per iteration", [](const RunSummary& s) { return s.comm_time_s; }, false},
+    {"wait_time_s", "waiting per iteration", [](const RunSummary& s) { return s.wait_time_s; }, false},
+    {"exposed_comm_time_s", "exposed communication", [](const RunSummary& s) { return s.exposed_comm_time_s; }, false},
+    {"compute_share", "compute share", [](const RunSummary& s) { return share(s.compute_time_s, s.iteration_time_s); }, true},
+    {"comm_share", "communication share", [](const RunSummary& s) { return s.comm_share; }, true},
+    {"wait_share", "wait share", [](const RunSummary& s) { return s.wait_share; }, true},
+};
+
+nlohmann::ordered_json value_json(const ComparedValue& v) {
+    const auto error = v.relative_error();
+    return {{"reference", v.reference}, {"other", v.other}, {"relative_error", error ? nlohmann::ordered_json(*error) : nullptr}};
+}
+
+nlohmann::ordered_json run_identity_json(const Run& run, const std::string& name) {
+    return {{"source", name}, {"kind", to_string(run.kind)}, {"scenario", run.scenario_name},
+            {"scenario_hash", run.scenario_hash}, {"strategy", run.strategy}, {"gpus", run.summary.gpus}};
+}
+
+std::string percent_text(double fraction) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.1f %%", 100 * fraction);
+    return buffer;
+}
+
+}  // namespace
+
+std::optional<double> ComparedValue::relative_error() const {
+    if (reference == 0) return other == 0 ? std::optional<double>(0.0) : std::nullopt;
+    return (other - reference) / std::abs(reference);
+}
+
+std::optional<double> RunComparison::iteration_time_error() const {
+    for (const auto& m : metrics)
+        if (m.key == "iteration_time_s") return m.value.relative_error();
+    return std::nullopt;
+}
+
+std::vector<RankTimes> per_rank_times(const Run& run) {
+    const int iterations = static_cast<int>(run.iterations.size());
+    const int first_counted = iterations > 1 ? 1 : 0;
+    const double counted = std::max(1, iterations - first_counted);
+    std::map<int, RankTimes> by_rank;
+    for (const auto& info : run.ranks) by_rank[info.rank] = RankTimes{info.rank, info.label, 0, 0, 0};
+    for (const auto& span : run.spans) {
+        if (span.iteration < first_counted) continue;
+        auto& times = by_rank[span.rank];
+        times.rank = span.rank;
+        const double duration = (span.end_s - span.start_s) / counted;
+        if (span.lane == Lane::compute) times.compute_s += duration;
+        if (span.lane == Lane::comm) times.comm_s += duration;
+        if (span.lane == Lane::wait) times.wait_s += duration;
+    }
+    std::vector<RankTimes> out;
+    for (auto& [rank, times] : by_rank) {
+        if (times.label.empty()) times.label = "rank " + std::to_string(rank);
+        out.push_back(times);
+    }
+    return out;
+}
+
+RunComparison compare_runs(const Run& first, const Run& second) {
+    RunComparison comparison;
+    comparison.reference_is_first = !(second.kind == RunKind::measured && first.kind != RunKind::measured);
+    const Run& reference = comparison.reference_is_first ? first : second;
+    const Run& other = comparison.reference_is_first ? second : first;
+    for (const auto& m : kMetrics)
+        comparison.metrics.push_back({m.key, m.label, {m.value(reference.summary), m.value(other.summary)}, m.is_share});
+
+    if (reference.spans.empty() || other.spans.empty()) return comparison;
+    std::map<int, RankTimes> others;
+    for (const auto& times : per_rank_times(other)) others[times.rank] = times;
+    for (const auto& mine : per_rank_times(reference)) {
+        const auto theirs = others.find(mine.rank);
+        if (theirs == others.end()) continue;
+        const auto& t = theirs->second;
+        comparison.ranks.push_back(
+            {mine.rank, mine.label, {mine.compute_s, t.compute_s}, {mine.comm_s, t.comm_s}, {mine.wait_s, t.wait_s}});
+    }
+    return comparison;
+}
+
+std::string comparison_verdict(const RunComparison& comparison, const Run& reference, const Run& other) {
+    const auto error = comparison.iteration_time_error();
+    if (!error) return "no verdict: the reference iteration time is 0";
+    const std::string within = "within " + percent_text(std::abs(*error));
+    const std::string direction = *error > 0 ? "slower" : *error < 0 ? "faster" : "equal";
+    if (reference.kind == RunKind::measured && other.kind == RunKind::predicted)
+        return "prediction " + within + " of measurement (iteration time; predicted " + direction + ")";
+    return "other run " + within + " of the reference (iteration time; " + direction + ")";
+}
+
+nlohmann::ordered_json comparison_json(const RunComparison& comparison, const Run& reference, const std::string& reference_name,
+                                       const Run& other, const std::string& other_name) {
+    nlohmann::ordered_json j;
+    j["reference"] = run_identity_json(reference, reference_name);
+    j["other"] = run_identity_json(other, other_name);
+    auto& metrics = j["metrics"] = nlohmann::ordered_json::object();
+    for (const auto& m : comparison.metrics) metrics[m.key] = value_json(m.value);
+    auto& ranks = j["ranks"] = nlohmann::ordered_json::array();
+    for (const auto& r : comparison.ranks)
+        ranks.push_back({{"rank", r.rank},
+                         {"label", r.label},
+                         {"compute_s", value_json(r.compute_s)},
+                         {"comm_s", value_json(r.comm_s)},
+                         {"wait_s", value_json(r.wait_s)}});
+    const auto error = comparison.iteration_time_error();
+    j["iteration_time_error"] = error ? nlohmann::ordered_json(*error) : nullptr;
+    j["verdict"] = comparison_verdict(comparison, reference, other);
+    return j;
+}
+
+}  // namespace dtsim
