@@ -1,0 +1,10 @@
+#pragma once
+// A worker of synchronous data-parallel training with ring all-reduce: compute on this thread, each
+// ready bucket all-reduced on the communication thread (real sums of real gradient buffers).
+#include "measure_setup.hpp"
+
+namespace dtsim::runtime {
+
+void run_allreduce_worker(MeasureSetup& setup);
+
+}  // namespace dtsim::runtime

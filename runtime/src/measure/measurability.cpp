@@ -1,0 +1,39 @@
+#include "measurability.hpp"
+
+namespace dtsim::runtime {
+
+int ranks_needed(const Scenario& scenario) {
+    const auto& strategy = scenario.training.strategy;
+    const bool dedicated = strategy.kind == StrategyKind::parameter_server && strategy.placement == ServerPlacement::dedicated;
+    return scenario.cluster.gpus() + (dedicated ? strategy.servers : 0);
+}
+
+std::optional<std::string> measure_refusal(const Scenario& scenario, int world_size) {
+    const auto& strategy = scenario.training.strategy;
+    const std::string where = scenario.file + ": ";
+    if (strategy.kind == StrategyKind::allreduce && strategy.algorithm != AllReduceAlgorithm::ring)
+        return where + "training.strategy.algorithm: " + to_string(strategy.algorithm) +
+               " all-reduce is not measured yet (measured runs implement ring)";
+    if (strategy.kind == StrategyKind::parameter_server && strategy.sync != SyncMode::sync)
+        return where + "training.strategy.sync: " + to_string(strategy.sync) +
+               " parameter servers are not measured yet (measured runs implement sync)";
+    if (strategy.kind == StrategyKind::parameter_server && strategy.placement != ServerPlacement::dedicated)
+        return where + "training.strategy.placement: colocated servers are not measured yet (measured runs implement dedicated)";
+    if (scenario.training.compression.kind != CompressionKind::none)
+        return where + "training.compression: " + to_string(scenario.training.compression.kind) +
+               " is not measured yet (measured runs implement no compression)";
+    if (scenario.training.stragglers.any())
+        return where + "training.stragglers: straggler injection is not measured yet";
+    const int needed = ranks_needed(scenario);
+    if (world_size != needed) {
+        std::string servers = ranks_needed(scenario) > scenario.cluster.gpus()
+                                  ? " + " + std::to_string(needed - scenario.cluster.gpus()) + " dedicated server(s)"
+                                  : "";
+        return where + "the scenario needs " + std::to_string(needed) + " ranks (" + std::to_string(scenario.cluster.gpus()) +
+               " workers, cluster.nodes × cluster.gpus_per_node" + servers + "), but mpirun started " +
+               std::to_string(world_size) + "; run it with mpirun -np " + std::to_string(needed) + " or --set cluster.nodes=...";
+    }
+    return std::nullopt;
+}
+
+}  // namespace dtsim::runtime

@@ -1,0 +1,67 @@
+#include "measure_command.hpp"
+
+#include <iostream>
+
+#include "allreduce_worker.hpp"
+#include "dtsim/input_error.hpp"
+#include "dtsim/units.hpp"
+#include "measurability.hpp"
+#include "measured_run.hpp"
+#include "parameter_server_ranks.hpp"
+
+namespace dtsim::runtime {
+namespace {
+
+void print_summary(const Run& run, double alignment_s, std::size_t wrong_sums, bool verified) {
+    const auto& s = run.summary;
+    std::cout << "dtsim-runtime measure: " << run.scenario_name << " (measured), " << run.strategy << ", " << s.gpus
+              << " worker(s), " << run.iterations.size() << " iteration(s)\n"
+              << "  iteration time      " << format_seconds(s.iteration_time_s) << "\n"
+              << "  throughput          " << s.samples_per_s << " samples/s\n"
+              << "  compute / comm / wait per iteration  " << format_seconds(s.compute_time_s) << " / "
+              << format_seconds(s.comm_time_s) << " / " << format_seconds(s.wait_time_s) << "\n"
+              << "  clock alignment     within " << format_seconds(alignment_s) << " (the slowest rank's round trip to rank 0 / 2)\n";
+    if (verified) std::cout << "  aggregation check   " << (wrong_sums == 0 ? "every synchronised gradient equals the exact sum" : "FAILED") << "\n";
+}
+
+}  // namespace
+
+int run_measure(const MeasureOptions& options, const MpiContext& context) {
+    const auto scenario = load_scenario_file(options.scenario, options.overrides);
+    if (const auto refusal = measure_refusal(scenario, context.size())) throw InputError(*refusal);
+
+    const int workers = scenario.cluster.gpus();
+    const bool is_worker = context.rank() < workers;
+    MPI_Comm worker_comm = MPI_COMM_NULL;
+    MPI_Comm_split(context.world(), is_worker ? 0 : MPI_UNDEFINED, context.rank(), &worker_comm);
+
+    AlignedClock clock(context.world());
+    SpanLog log(context.rank(), scenario.training.iterations);
+    MeasureSetup setup{scenario, make_buckets(scenario.model, scenario.training.strategy.bucket_bytes),
+                       workers, context.size() - workers, context.rank(), context.world(), worker_comm, clock, log,
+                       options.verify};
+    if (scenario.training.strategy.kind == StrategyKind::allreduce)
+        run_allreduce_worker(setup);
+    else if (is_worker)
+        run_parameter_server_worker(setup);
+    else
+        run_parameter_server(setup);
+    if (worker_comm != MPI_COMM_NULL) MPI_Comm_free(&worker_comm);
+
+    const auto wrong_sums = static_cast<std::size_t>(context.max_over_ranks(static_cast<double>(setup.wrong_sums.load())));
+    const double alignment_s = context.max_over_ranks(clock.offset_uncertainty_s());
+    auto gathered = log.gather(context.world());
+    if (context.rank() != 0) return wrong_sums == 0 ? exit_code::ok : exit_code::failure;
+
+    auto run = make_measured_run(scenario, std::move(gathered), workers, setup.servers);
+    const auto id = write_run_outputs(run, options.outputs);
+    print_summary(run, alignment_s, wrong_sums, options.verify);
+    if (id) std::cout << "  stored as run " << *id << " in " << options.outputs.db_path << "\n";
+    if (wrong_sums > 0) {
+        std::cerr << "dtsim-runtime: error: " << wrong_sums << " gradient element(s) on some rank differ from the exact sum\n";
+        return exit_code::failure;
+    }
+    return exit_code::ok;
+}
+
+}  // namespace dtsim::runtime

@@ -1,0 +1,13 @@
+#pragma once
+// A worker's compute in one iteration: forward, then backward bucket by bucket (a bucket's layers back to
+// back, in reverse order), handing each gradient bucket over as soon as its last layer is done (or all of them at the end without
+// overlap), as the simulator's compute schedule does.
+#include <functional>
+
+#include "measure_setup.hpp"
+
+namespace dtsim::runtime {
+
+void compute_iteration(MeasureSetup& setup, int iteration, const std::function<void(int bucket)>& bucket_ready);
+
+}  // namespace dtsim::runtime
