@@ -127,3 +127,20 @@ TEST_CASE("a scenario the runtime cannot execute is refused with one clear messa
         CHECK(m.result.output.find("dtsim-runtime: error:") == m.result.output.rfind("dtsim-runtime: error:"));  // said once
     }
 }
+
+TEST_CASE("a straggler's compute is slowed in the measured run by the scenario's factor", "[mpi][measure]") {
+    auto yaml = tiny_scenario("{kind: allreduce, algorithm: ring, bucket: 1MB}");
+    yaml += "  stragglers: {slowdown: [{ranks: [1], factor: 5}]}\n";
+    const auto m = measure(2, yaml);
+    CAPTURE(m.result.output);
+    REQUIRE(m.result.exit_code == 0);
+    // Busy-waiting never takes less than asked: rank 1's forward is at least 5 × 2 ms, every iteration.
+    int forwards = 0;
+    for (const auto& s : m.run.spans) {
+        if (s.name != "forward") continue;
+        CAPTURE(s.rank, s.iteration);
+        CHECK(s.end_s - s.start_s >= (s.rank == 1 ? 0.010 : 0.002) * 0.999);
+        forwards += s.rank == 1;
+    }
+    CHECK(forwards == 3);
+}

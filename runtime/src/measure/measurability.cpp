@@ -22,8 +22,6 @@ std::optional<std::string> measure_refusal(const Scenario& scenario, int world_s
     if (scenario.training.compression.kind != CompressionKind::none)
         return where + "training.compression: " + to_string(scenario.training.compression.kind) +
                " is not measured yet (measured runs implement no compression)";
-    if (scenario.training.stragglers.any())
-        return where + "training.stragglers: straggler injection is not measured yet";
     const int needed = ranks_needed(scenario);
     if (world_size != needed) {
         std::string servers = ranks_needed(scenario) > scenario.cluster.gpus()
