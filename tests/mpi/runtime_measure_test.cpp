@@ -49,6 +49,8 @@ TEST_CASE("a measured run completes for each implemented strategy and stores ite
         {"{kind: allreduce, algorithm: ring, bucket: 1MB, overlap: true}", 2, 0, "allreduce"},
         {"{kind: allreduce, algorithm: ring, bucket: 1MB, overlap: false}", 2, 0, "allreduce"},
         {"{kind: parameter-server, servers: 1, placement: dedicated, sync: sync, bucket: 1MB}", 3, 1, "push"},
+        {"{kind: parameter-server, servers: 1, placement: dedicated, sync: async, bucket: 1MB}", 3, 1, "pull"},
+        {"{kind: parameter-server, servers: 2, placement: dedicated, sync: ssp, staleness: 1, bucket: 1MB}", 4, 2, "pull"},
     };
     for (const auto& c : cases) {
         CAPTURE(c.strategy);
@@ -72,6 +74,17 @@ TEST_CASE("a measured run completes for each implemented strategy and stores ite
             CHECK(has(server ? "aggregate" : "forward"));
             CHECK(has(server ? "send" : c.comm_span));
         }
+        const std::string strategy = c.strategy;
+        if (strategy.find("async") != std::string::npos || strategy.find("ssp") != std::string::npos) {
+            // Both workers pulled version 0 of every shard, so whichever pushes second in iteration 0 is stale.
+            CHECK(run.summary.staleness_max >= 1);
+            CHECK(run.summary.worker_samples_per_s_min > 0);
+        }
+        if (strategy.find("ssp") != std::string::npos)
+            for (int rank = 0; rank < 2; ++rank)
+                CHECK(std::count_if(run.spans.begin(), run.spans.end(), [&](const Span& s) {
+                          return s.rank == rank && s.name == "wait: staleness bound";
+                      }) == 3);
         // The clocks are aligned at the start: every span lies inside the run's wall time.
         double wall_end = 0;
         for (const auto& it : run.iterations) wall_end += it.time_s;
@@ -115,7 +128,8 @@ TEST_CASE("a scenario the runtime cannot execute is refused with one clear messa
         const char* expected;
     } cases[] = {
         {tiny_scenario("{kind: allreduce, algorithm: ring}", 1024), "the scenario needs 1024 ranks (1024 workers"},
-        {tiny_scenario("{kind: parameter-server, servers: 1, sync: async}"), "training.strategy.sync: async parameter servers are not measured yet"},
+        {tiny_scenario("{kind: parameter-server, servers: 1, placement: colocated}"), "training.strategy.placement: colocated servers are not measured yet"},
+        {tiny_scenario("{kind: allreduce}") + "  compression: {kind: fp16}\n", "training.compression: fp16 is not measured yet"},
         {tiny_scenario("{kind: allreduce, algorithm: tree}"), "training.strategy.algorithm: tree all-reduce is not measured yet"},
     };
     for (const auto& c : cases) {

@@ -14,9 +14,6 @@ std::optional<std::string> measure_refusal(const Scenario& scenario, int world_s
     if (strategy.kind == StrategyKind::allreduce && strategy.algorithm != AllReduceAlgorithm::ring)
         return where + "training.strategy.algorithm: " + to_string(strategy.algorithm) +
                " all-reduce is not measured yet (measured runs implement ring)";
-    if (strategy.kind == StrategyKind::parameter_server && strategy.sync != SyncMode::sync)
-        return where + "training.strategy.sync: " + to_string(strategy.sync) +
-               " parameter servers are not measured yet (measured runs implement sync)";
     if (strategy.kind == StrategyKind::parameter_server && strategy.placement != ServerPlacement::dedicated)
         return where + "training.strategy.placement: colocated servers are not measured yet (measured runs implement dedicated)";
     if (scenario.training.compression.kind != CompressionKind::none)

@@ -1,32 +1,11 @@
 #include "measured_run.hpp"
 
 #include <algorithm>
-#include <map>
 #include <utility>
 
 #include "dtsim/run_metrics.hpp"
 
 namespace dtsim::runtime {
-
-void split_pull_waits(std::vector<Span>& spans, int workers) {
-    std::map<std::pair<int, int>, double> reply_start;  // (iteration, bucket) -> the last server's send start
-    for (const auto& s : spans)
-        if (s.rank >= workers && s.name == "send") {
-            auto& start = reply_start[{s.iteration, s.index}];
-            start = std::max(start, s.start_s);
-        }
-    std::vector<Span> waits;
-    for (auto& s : spans) {
-        if (s.rank >= workers || s.name != "pull") continue;
-        const auto found = reply_start.find({s.iteration, s.index});
-        if (found == reply_start.end()) continue;
-        const double transfer_start = std::clamp(found->second, s.start_s, s.end_s);
-        if (transfer_start <= s.start_s) continue;
-        waits.push_back(Span{s.rank, Lane::wait, "wait: servers", s.iteration, s.index, s.start_s, transfer_start, 0});
-        s.start_s = transfer_start;
-    }
-    spans.insert(spans.end(), waits.begin(), waits.end());
-}
 
 Run make_measured_run(const Scenario& scenario, SpanLog::Gathered gathered, int workers, int servers) {
     Run run;
@@ -40,11 +19,11 @@ Run make_measured_run(const Scenario& scenario, SpanLog::Gathered gathered, int 
         run.ranks.push_back({workers + p, scenario.cluster.nodes + p, "server " + std::to_string(p)});
 
     run.spans = std::move(gathered.spans);
-    split_pull_waits(run.spans, workers);
     std::sort(run.spans.begin(), run.spans.end(), [](const Span& a, const Span& b) {
         return std::tie(a.start_s, a.rank, a.end_s) < std::tie(b.start_s, b.rank, b.end_s);
     });
     Observations observed;
+    observed.staleness = std::move(gathered.staleness);
     observed.rank_iteration_ends.assign(gathered.iteration_end_s.begin(), gathered.iteration_end_s.begin() + workers);
     std::vector<double> iteration_ends(static_cast<size_t>(scenario.training.iterations), 0.0);
     for (const auto& mine : observed.rank_iteration_ends)

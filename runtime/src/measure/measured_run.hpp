@@ -7,10 +7,6 @@
 
 namespace dtsim::runtime {
 
-/// A worker's pull from the servers is waiting until the last server holding the bucket starts sending
-/// it back, and communication after: the pull span is split there, as the simulator records it.
-void split_pull_waits(std::vector<Span>& spans, int workers);
-
 Run make_measured_run(const Scenario& scenario, SpanLog::Gathered gathered, int workers, int servers);
 
 }  // namespace dtsim::runtime

@@ -1,6 +1,7 @@
 #pragma once
 // One rank's timeline during a measured run: spans recorded from the compute and communication threads
-// (hence the lock), and the moments the rank finishes each iteration. Gathered to rank 0 at the end.
+// (hence the lock), the moments the rank finishes each iteration, and (servers) the staleness of the
+// gradients it applied. Gathered to rank 0 at the end.
 #include <mpi.h>
 
 #include <mutex>
@@ -16,10 +17,13 @@ public:
 
     void add(Lane lane, const char* name, int iteration, int index, double start_s, double end_s, double bytes = 0);
     void iteration_done(int iteration, double time_s) { iteration_end_s_[static_cast<size_t>(iteration)] = time_s; }
+    /// A server applied a gradient computed on parameters `versions` updates old.
+    void staleness(double versions) { staleness_.push_back(versions); }
 
     struct Gathered {
         std::vector<Span> spans;                             // every rank's
         std::vector<std::vector<double>> iteration_end_s;    // [rank][iteration]
+        std::vector<double> staleness;                       // every server's
     };
     /// Collective over `comm`: rank 0 receives every rank's log (ranks numbered as in `comm`); the others
     /// get an empty result.
@@ -30,6 +34,7 @@ private:
     mutable std::mutex mutex_;
     std::vector<Span> spans_;
     std::vector<double> iteration_end_s_;
+    std::vector<double> staleness_;  // written by a server's only thread
 };
 
 }  // namespace dtsim::runtime
