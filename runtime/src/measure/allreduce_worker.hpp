@@ -1,6 +1,7 @@
 #pragma once
 // A worker of synchronous data-parallel training with ring all-reduce: compute on this thread, each
-// ready bucket all-reduced on the communication thread (real sums of real gradient buffers).
+// ready bucket all-reduced on the communication thread (real sums of real gradient buffers), in fp32 or,
+// with `compression: {kind: fp16}`, cast to fp16 and summed in fp16.
 #include "measure_setup.hpp"
 
 namespace dtsim::runtime {

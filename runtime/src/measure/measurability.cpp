@@ -16,9 +16,11 @@ std::optional<std::string> measure_refusal(const Scenario& scenario, int world_s
                " all-reduce is not measured yet (measured runs implement ring)";
     if (strategy.kind == StrategyKind::parameter_server && strategy.placement != ServerPlacement::dedicated)
         return where + "training.strategy.placement: colocated servers are not measured yet (measured runs implement dedicated)";
-    if (scenario.training.compression.kind != CompressionKind::none)
-        return where + "training.compression: " + to_string(scenario.training.compression.kind) +
-               " is not measured yet (measured runs implement no compression)";
+    const auto compression = scenario.training.compression.kind;
+    if (compression != CompressionKind::none &&
+        (compression != CompressionKind::fp16 || strategy.kind != StrategyKind::allreduce))
+        return where + "training.compression: " + to_string(compression) + (strategy.kind == StrategyKind::allreduce ? "" : " with parameter servers") +
+               " is not measured yet (measured runs implement fp16 with all-reduce)";
     const int needed = ranks_needed(scenario);
     if (world_size != needed) {
         std::string servers = ranks_needed(scenario) > scenario.cluster.gpus()

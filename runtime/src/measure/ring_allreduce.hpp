@@ -1,13 +1,17 @@
 #pragma once
-// Ring all-reduce (sum) of float buffers over MPI point-to-point, as the simulator's ring: a
-// reduce-scatter of W-1 steps, then an all-gather of W-1 steps, each step sending one W-th of the buffer
-// to the right neighbour while receiving one from the left.
+// Ring all-reduce (sum) over MPI point-to-point, as the simulator's ring: a reduce-scatter of W-1 steps,
+// then an all-gather of W-1 steps, each step sending one W-th of the buffer to the right neighbour
+// while receiving one from the left.
 #include <mpi.h>
 
+#include <cstdint>
 #include <vector>
 
 namespace dtsim::runtime {
 
 void ring_allreduce(std::vector<float>& values, MPI_Comm comm, int tag);
+/// fp16 values (as bits): each step adds in fp32 and rounds the partial sum back to fp16, as NCCL's
+/// half-precision sums do; the wire carries two bytes per element.
+void ring_allreduce_half(std::vector<std::uint16_t>& values, MPI_Comm comm, int tag);
 
 }  // namespace dtsim::runtime

@@ -1,0 +1,60 @@
+// The pure pieces of dtsim-runtime measure: the fp16 cast, the known gradient sums, the server shards.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+
+#include "gradient_data.hpp"
+#include "half_precision.hpp"
+#include "parameter_server_shards.hpp"
+
+using namespace dtsim;
+using namespace dtsim::runtime;
+
+TEST_CASE("the fp16 cast is exact where fp16 can hold the value and rounds to nearest even elsewhere", "[unit][measure]") {
+    for (float exact : {0.0f, 1.0f, -2.5f, 65504.0f, 0.000061035156f /* 2^-14 */, 0.000000059604645f /* 2^-24 */, 1024.0f, 3.0f})
+        CHECK(from_half(to_half(exact)) == exact);
+    CHECK(to_half(1.0f) == 0x3c00);
+    CHECK(to_half(-2.0f) == 0xc000);
+    // 1 + 2^-11 lies halfway between 1 and 1 + 2^-10: ties go to the even mantissa (1); 1 + 3·2^-11 goes up.
+    CHECK(from_half(to_half(1.0f + std::ldexp(1.0f, -11))) == 1.0f);
+    CHECK(from_half(to_half(1.0f + 3 * std::ldexp(1.0f, -11))) == 1.0f + std::ldexp(1.0f, -9));
+    CHECK(std::isinf(from_half(to_half(70000.0f))));
+    CHECK(std::isnan(from_half(to_half(std::numeric_limits<float>::quiet_NaN()))));
+    // Normal values: relative error at most 2^-11 (half a unit in the last place of a 10-bit mantissa).
+    for (float v = 6.2e-5f; v < 6.0e4f; v *= 1.37f) {
+        CAPTURE(v);
+        CHECK(std::abs(from_half(to_half(v)) - v) <= v * std::ldexp(1.0f, -11));
+    }
+}
+
+TEST_CASE("gradient values are small integers whose sums over workers are exact", "[unit][measure]") {
+    std::vector<float> sum(100, 0.0f), one(100);
+    for (int w = 0; w < 5; ++w) {
+        fill_gradients(one, w, 3, 2, 40);
+        for (size_t j = 0; j < sum.size(); ++j) sum[j] += one[j];
+    }
+    CHECK(count_wrong_sums(sum, 5, 3, 2, 40) == 0);
+    sum[7] += 1;
+    CHECK(count_wrong_sums(sum, 5, 3, 2, 40) == 1);
+    CHECK(count_wrong_sums(sum, 5, 4, 2, 40) > 90);  // another iteration's sums differ almost everywhere
+    CHECK(gradient_elements(1e6) == 250000);
+    CHECK(gradient_elements(1) == 1);
+}
+
+TEST_CASE("shards cover every element of a bucket exactly once", "[unit][measure]") {
+    const auto by_size = shards_of_bucket(10, 3, 4, Sharding::by_size);
+    REQUIRE(by_size.size() == 4);
+    std::size_t next = 0;
+    for (size_t p = 0; p < by_size.size(); ++p) {
+        CHECK(by_size[p].server == static_cast<int>(p));
+        CHECK(by_size[p].first == next);
+        next += by_size[p].count;
+    }
+    CHECK(next == 10);
+    CHECK(shards_of_bucket(2, 0, 4, Sharding::by_size).size() == 2);  // servers with nothing to hold get no shard
+    const auto whole = shards_of_bucket(10, 5, 4, Sharding::round_robin);
+    REQUIRE(whole.size() == 1);
+    CHECK(whole[0].server == 1);
+    CHECK(whole[0].count == 10);
+}
