@@ -136,7 +136,7 @@ TEST_CASE("a scenario the runtime cannot execute is refused with one clear messa
     } cases[] = {
         {tiny_scenario("{kind: allreduce, algorithm: ring}", 1024), "the scenario needs 1024 ranks (1024 workers"},
         {tiny_scenario("{kind: parameter-server, servers: 1, placement: colocated}"), "training.strategy.placement: colocated servers are not measured yet"},
-        {tiny_scenario("{kind: allreduce}") + "  compression: {kind: topk, ratio: 0.1}\n", "training.compression: topk is not measured yet"},
+        {tiny_scenario("{kind: allreduce}") + "  compression: {kind: int8}\n", "training.compression: int8 is not measured yet"},
         {tiny_scenario("{kind: allreduce, algorithm: tree}"), "training.strategy.algorithm: tree all-reduce is not measured yet"},
     };
     for (const auto& c : cases) {
@@ -147,6 +147,22 @@ TEST_CASE("a scenario the runtime cannot execute is refused with one clear messa
         CHECK(std::count(m.result.output.begin(), m.result.output.end(), '\n') >= 1);
         CHECK(m.result.output.find("dtsim-runtime: error:") == m.result.output.rfind("dtsim-runtime: error:"));  // said once
     }
+}
+
+TEST_CASE("top-k compression all-gathers the kept (index, value) pairs of every worker", "[mpi][measure]") {
+    auto yaml = tiny_scenario("{kind: allreduce, algorithm: ring, bucket: 1MB}");
+    yaml += "  compression: {kind: topk, ratio: 0.01}\n";
+    const auto m = measure(2, yaml, {"--verify"});
+    CAPTURE(m.result.output);
+    REQUIRE(m.result.exit_code == 0);
+    CHECK(m.result.output.find("aggregation check   not made") != std::string::npos);
+    int gathers = 0;
+    for (const auto& s : m.run.spans) {
+        if (s.name != "allgather") continue;
+        CHECK(s.bytes == 2500 * 8);  // 1% of a 1 MB bucket's 250 000 fp32 elements, 4-byte index + 4-byte value
+        ++gathers;
+    }
+    CHECK(gathers == 2 * 3 * 3);  // 2 workers × 3 iterations × 3 buckets
 }
 
 TEST_CASE("a straggler's compute is slowed in the measured run by the scenario's factor", "[mpi][measure]") {

@@ -7,6 +7,7 @@
 #include "gradient_data.hpp"
 #include "half_precision.hpp"
 #include "parameter_server_shards.hpp"
+#include "topk_compression.hpp"
 
 using namespace dtsim;
 using namespace dtsim::runtime;
@@ -57,4 +58,41 @@ TEST_CASE("shards cover every element of a bucket exactly once", "[unit][measure
     REQUIRE(whole.size() == 1);
     CHECK(whole[0].server == 1);
     CHECK(whole[0].count == 10);
+}
+
+TEST_CASE("top-k keeps the largest magnitudes exactly, and error feedback keeps what was dropped", "[unit][measure]") {
+    std::vector<float> values{0.5f, -4.0f, 1.0f, 3.0f, -0.25f, 2.0f};
+    CHECK(topk_count(values.size(), 0.5) == 3);
+    CHECK(topk_count(1000, 1e-9) == 1);
+    std::vector<SparseEntry> kept;
+    std::vector<float> residual;
+    topk_encode(values, 3, &residual, kept);
+    std::vector<float> decoded(values.size());
+    topk_decode_sum(kept, decoded);
+    CHECK(decoded == std::vector<float>{0, -4.0f, 0, 3.0f, 0, 2.0f});
+    CHECK(residual == std::vector<float>{0.5f, 0, 1.0f, 0, -0.25f, 0});
+    // The residual joins the next gradient: with a zero gradient, the largest leftover goes out next.
+    topk_encode(std::vector<float>(values.size(), 0.0f), 1, &residual, kept);
+    REQUIRE(kept.size() == 1);
+    CHECK(kept[0].index == 2);
+    CHECK(kept[0].value == 1.0f);
+
+    SECTION("dropping loses at most (1 - k/n) of the squared norm, and sums add every worker's pairs") {
+        std::vector<float> v(1000);
+        for (size_t i = 0; i < v.size(); ++i) v[i] = std::sin(static_cast<float>(i) * 0.7f) * static_cast<float>(i % 13);
+        topk_encode(v, 100, nullptr, kept);
+        std::vector<float> sparse(v.size());
+        topk_decode_sum(kept, sparse);
+        double dropped = 0, total = 0;
+        for (size_t i = 0; i < v.size(); ++i) {
+            dropped += (v[i] - sparse[i]) * (v[i] - sparse[i]);
+            total += v[i] * v[i];
+        }
+        CHECK(dropped <= total * (1 - 100.0 / 1000.0));
+        auto twice = kept;
+        twice.insert(twice.end(), kept.begin(), kept.end());
+        std::vector<float> doubled(v.size());
+        topk_decode_sum(twice, doubled);
+        for (const auto& e : kept) CHECK(doubled[e.index] == 2 * e.value);
+    }
 }

@@ -1,43 +1,67 @@
 #include "allreduce_worker.hpp"
 
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "communication_thread.hpp"
 #include "gradient_data.hpp"
 #include "half_precision.hpp"
 #include "ring_allreduce.hpp"
+#include "topk_compression.hpp"
 #include "worker_compute.hpp"
 
 namespace dtsim::runtime {
 
 void run_allreduce_worker(MeasureSetup& setup) {
     const auto& buckets = setup.plan.buckets;
-    std::vector<std::vector<float>> gradients;
+    const auto& compression = setup.scenario.training.compression;
+    const auto bucket_count = buckets.size();
+    std::vector<std::vector<float>> gradients, residuals(bucket_count);
     for (const auto& bucket : buckets) gradients.emplace_back(gradient_elements(bucket.bytes));
-    const bool fp16 = setup.scenario.training.compression.kind == CompressionKind::fp16;
-    std::vector<std::vector<std::uint16_t>> compressed(buckets.size());
-    auto allreduce_bucket = [&setup, &gradients, &compressed, fp16](int iteration, int k) {
-        auto& values = gradients[static_cast<size_t>(k)];
+    std::vector<std::vector<std::uint16_t>> halves(bucket_count);
+    std::vector<SparseEntry> selected, gathered;
+    std::vector<unsigned char> blocks;
+
+    auto timed = [&setup](Lane lane, const char* name, int iteration, int k, double bytes, const auto& work) {
+        const double start = setup.clock.now();
+        work();
+        setup.log.add(lane, name, iteration, k, start, setup.clock.now(), bytes);
+    };
+    // The codecs' kernels are compute on the communication thread, as the simulator records them.
+    auto allreduce_bucket = [&](int iteration, int k) {
+        const auto b = static_cast<size_t>(k);
+        auto& values = gradients[b];
         fill_gradients(values, setup.rank, iteration, k);
-        const double bucket_bytes = setup.plan.buckets[static_cast<size_t>(k)].bytes;
-        if (!fp16) {
-            const double start = setup.clock.now();
-            ring_allreduce(values, setup.worker_comm, k);
-            setup.log.add(Lane::comm, "allreduce", iteration, k, start, setup.clock.now(), bucket_bytes);
-        } else {  // cast, all-reduce in fp16, cast back: the casts are compute on the communication thread
-            auto& half = compressed[static_cast<size_t>(k)];
-            double start = setup.clock.now();
-            encode_half(values, half);
-            setup.log.add(Lane::compute, "encode", iteration, k, start, setup.clock.now());
-            start = setup.clock.now();
-            ring_allreduce_half(half, setup.worker_comm, k);
-            setup.log.add(Lane::comm, "allreduce", iteration, k, start, setup.clock.now(), bucket_bytes / 2);
-            start = setup.clock.now();
-            decode_half(half, values);
-            setup.log.add(Lane::compute, "decode", iteration, k, start, setup.clock.now());
+        const double bucket_bytes = buckets[b].bytes;
+        switch (compression.kind) {
+            case CompressionKind::fp16:  // cast, all-reduce in fp16, cast back
+                timed(Lane::compute, "encode", iteration, k, 0, [&] { encode_half(values, halves[b]); });
+                timed(Lane::comm, "allreduce", iteration, k, bucket_bytes / 2,
+                      [&] { ring_allreduce_half(halves[b], setup.worker_comm, k); });
+                timed(Lane::compute, "decode", iteration, k, 0, [&] { decode_half(halves[b], values); });
+                break;
+            case CompressionKind::topk: {  // pairs cannot be summed in place: every rank gathers everyone's
+                const auto kept = topk_count(values.size(), compression.ratio);
+                const std::size_t block_bytes = kept * sizeof(SparseEntry);
+                timed(Lane::compute, "encode", iteration, k, 0,
+                      [&] { topk_encode(values, kept, compression.error_feedback ? &residuals[b] : nullptr, selected); });
+                blocks.resize(block_bytes * static_cast<size_t>(setup.workers));
+                std::memcpy(blocks.data() + block_bytes * static_cast<size_t>(setup.rank), selected.data(), block_bytes);
+                timed(Lane::comm, "allgather", iteration, k, static_cast<double>(block_bytes),
+                      [&] { ring_allgather(blocks, block_bytes, setup.worker_comm, k); });
+                timed(Lane::compute, "decode", iteration, k, 0, [&] {
+                    gathered.resize(kept * static_cast<size_t>(setup.workers));
+                    std::memcpy(gathered.data(), blocks.data(), blocks.size());
+                    topk_decode_sum(gathered, values);
+                });
+                break;
+            }
+            default:  // none (measurability.cpp refuses int8 and PowerSGD)
+                timed(Lane::comm, "allreduce", iteration, k, bucket_bytes, [&] { ring_allreduce(values, setup.worker_comm, k); });
         }
-        if (setup.verify) setup.wrong_sums += count_wrong_sums(values, setup.workers, iteration, k);
+        if (setup.verify && compression.kind != CompressionKind::topk)
+            setup.wrong_sums += count_wrong_sums(values, setup.workers, iteration, k);
     };
     CommunicationThread comm;
     for (int it = 0; it < setup.scenario.training.iterations; ++it) {

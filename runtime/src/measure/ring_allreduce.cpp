@@ -41,6 +41,17 @@ void ring_allreduce(std::vector<float>& values, MPI_Comm comm, int tag) {
     ring(values, MPI_FLOAT, [](float a, float b) { return a + b; }, comm, tag);
 }
 
+void ring_allgather(std::vector<unsigned char>& blocks, std::size_t block_bytes, MPI_Comm comm, int tag) {
+    int rank = 0, size = 1;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    const auto block = [&](int b) { return blocks.data() + static_cast<std::size_t>((b % size + size) % size) * block_bytes; };
+    const int right = (rank + 1) % size, left = (rank - 1 + size) % size;
+    for (int s = 0; s < size - 1; ++s)
+        MPI_Sendrecv(block(rank - s), static_cast<int>(block_bytes), MPI_BYTE, right, tag, block(rank - s - 1),
+                     static_cast<int>(block_bytes), MPI_BYTE, left, tag, comm, MPI_STATUS_IGNORE);
+}
+
 void ring_allreduce_half(std::vector<std::uint16_t>& values, MPI_Comm comm, int tag) {
     ring(values, MPI_UINT16_T, [](std::uint16_t a, std::uint16_t b) { return to_half(from_half(a) + from_half(b)); }, comm, tag);
 }

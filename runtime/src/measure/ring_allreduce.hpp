@@ -1,15 +1,19 @@
 #pragma once
-// Ring all-reduce (sum) over MPI point-to-point, as the simulator's ring: a reduce-scatter of W-1 steps,
+// Ring all-reduce (sum) and all-gather over MPI point-to-point, as the simulator's ring: a reduce-scatter of W-1 steps,
 // then an all-gather of W-1 steps, each step sending one W-th of the buffer to the right neighbour
 // while receiving one from the left.
 #include <mpi.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
 namespace dtsim::runtime {
 
 void ring_allreduce(std::vector<float>& values, MPI_Comm comm, int tag);
+/// Every rank's block of `block_bytes` ends up everywhere: `blocks` holds W blocks, this rank's at its
+/// position; W-1 steps each pass one block to the right neighbour, as the simulator's ring pass.
+void ring_allgather(std::vector<unsigned char>& blocks, std::size_t block_bytes, MPI_Comm comm, int tag);
 /// fp16 values (as bits): each step adds in fp32 and rounds the partial sum back to fp16, as NCCL's
 /// half-precision sums do; the wire carries two bytes per element.
 void ring_allreduce_half(std::vector<std::uint16_t>& values, MPI_Comm comm, int tag);
