@@ -136,7 +136,7 @@ TEST_CASE("a scenario the runtime cannot execute is refused with one clear messa
     } cases[] = {
         {tiny_scenario("{kind: allreduce, algorithm: ring}", 1024), "the scenario needs 1024 ranks (1024 workers"},
         {tiny_scenario("{kind: parameter-server, servers: 1, placement: colocated}"), "training.strategy.placement: colocated servers are not measured yet"},
-        {tiny_scenario("{kind: allreduce}") + "  compression: {kind: int8}\n", "training.compression: int8 is not measured yet"},
+        {tiny_scenario("{kind: allreduce}") + "  compression: {kind: powersgd, rank: 2}\n", "training.compression: powersgd is not measured yet"},
         {tiny_scenario("{kind: allreduce, algorithm: tree}"), "training.strategy.algorithm: tree all-reduce is not measured yet"},
     };
     for (const auto& c : cases) {
@@ -163,6 +163,17 @@ TEST_CASE("top-k compression all-gathers the kept (index, value) pairs of every 
         ++gathers;
     }
     CHECK(gathers == 2 * 3 * 3);  // 2 workers × 3 iterations × 3 buckets
+}
+
+TEST_CASE("int8 compression sums every worker's gradients within its quantization error", "[mpi][measure]") {
+    const auto yaml = tiny_scenario("{kind: allreduce, algorithm: ring, bucket: 1MB}", 3) + "  compression: {kind: int8}\n";
+    const auto m = measure(3, yaml, {"--verify"});
+    CAPTURE(m.result.output);
+    REQUIRE(m.result.exit_code == 0);
+    CHECK(m.result.output.find("within int8's quantization error of the exact sum") != std::string::npos);
+    const auto allreduce = std::find_if(m.run.spans.begin(), m.run.spans.end(), [](const Span& s) { return s.name == "allreduce"; });
+    REQUIRE(allreduce != m.run.spans.end());
+    CHECK(allreduce->bytes == 250000 + 4);  // one byte per fp32 element and a scale, as the simulator counts it
 }
 
 TEST_CASE("a straggler's compute is slowed in the measured run by the scenario's factor", "[mpi][measure]") {

@@ -6,6 +6,7 @@
 
 #include "gradient_data.hpp"
 #include "half_precision.hpp"
+#include "int8_quantization.hpp"
 #include "parameter_server_shards.hpp"
 #include "topk_compression.hpp"
 
@@ -95,4 +96,22 @@ TEST_CASE("top-k keeps the largest magnitudes exactly, and error feedback keeps 
         topk_decode_sum(twice, doubled);
         for (const auto& e : kept) CHECK(doubled[e.index] == 2 * e.value);
     }
+}
+
+TEST_CASE("int8 quantization returns every value within half a step of max|x| / 127", "[unit][measure]") {
+    std::vector<float> v(257);
+    for (size_t i = 0; i < v.size(); ++i) v[i] = std::cos(static_cast<float>(i)) * 3.5f;
+    std::vector<unsigned char> message(int8_message_bytes(v.size()));
+    CHECK(message.size() == v.size() + 4);
+    quantize_int8(v.data(), v.size(), message.data());
+    std::vector<float> back(v.size(), 1.0f);
+    dequantize_int8(message.data(), v.size(), back.data(), false);
+    const float step = *std::max_element(v.begin(), v.end(), [](float a, float b) { return std::abs(a) < std::abs(b); }) / 127;
+    for (size_t i = 0; i < v.size(); ++i) CHECK(std::abs(back[i] - v[i]) <= std::abs(step) / 2 * 1.0001f);
+    dequantize_int8(message.data(), v.size(), back.data(), true);  // accumulating adds the same values again
+    for (size_t i = 0; i < v.size(); ++i) CHECK(std::abs(back[i] - 2 * v[i]) <= std::abs(step) * 1.0001f);
+    std::vector<float> zeros(8, 0.0f), out(8, 5.0f);
+    quantize_int8(zeros.data(), zeros.size(), message.data());
+    dequantize_int8(message.data(), zeros.size(), out.data(), false);
+    CHECK(out == zeros);
 }

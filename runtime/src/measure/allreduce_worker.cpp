@@ -41,6 +41,10 @@ void run_allreduce_worker(MeasureSetup& setup) {
                       [&] { ring_allreduce_half(halves[b], setup.worker_comm, k); });
                 timed(Lane::compute, "decode", iteration, k, 0, [&] { decode_half(halves[b], values); });
                 break;
+            case CompressionKind::int8:  // quantization is inside the ring: each step quantizes what it sends
+                timed(Lane::comm, "allreduce", iteration, k, static_cast<double>(values.size()) + 4,
+                      [&] { ring_allreduce_int8(values, setup.worker_comm, k); });
+                break;
             case CompressionKind::topk: {  // pairs cannot be summed in place: every rank gathers everyone's
                 const auto kept = topk_count(values.size(), compression.ratio);
                 const std::size_t block_bytes = kept * sizeof(SparseEntry);
@@ -57,11 +61,17 @@ void run_allreduce_worker(MeasureSetup& setup) {
                 });
                 break;
             }
-            default:  // none (measurability.cpp refuses int8 and PowerSGD)
+            default:  // none (measurability.cpp refuses PowerSGD)
                 timed(Lane::comm, "allreduce", iteration, k, bucket_bytes, [&] { ring_allreduce(values, setup.worker_comm, k); });
         }
-        if (setup.verify && compression.kind != CompressionKind::topk)
-            setup.wrong_sums += count_wrong_sums(values, setup.workers, iteration, k);
+        if (setup.verify && compression.kind != CompressionKind::topk) {
+            // int8: W-1 quantized partial sums and one quantized total, each off by at most half a step of
+            // max|x| / 127, and no partial sum exceeds the largest total.
+            const float tolerance = compression.kind == CompressionKind::int8
+                                        ? static_cast<float>(setup.workers) * largest_summed_gradient(setup.workers) / 254
+                                        : 0.0f;
+            setup.wrong_sums += count_wrong_sums(values, setup.workers, iteration, k, 0, tolerance);
+        }
     };
     CommunicationThread comm;
     for (int it = 0; it < setup.scenario.training.iterations; ++it) {

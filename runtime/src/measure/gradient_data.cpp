@@ -21,11 +21,14 @@ void fill_gradients(std::vector<float>& values, int worker, int iteration, int b
     for (std::size_t j = 0; j < values.size(); ++j) values[j] = gradient_value(worker, iteration, bucket, first + j);
 }
 
-std::size_t count_wrong_sums(const std::vector<float>& values, int workers, int iteration, int bucket, std::size_t first) {
+std::size_t count_wrong_sums(const std::vector<float>& values, int workers, int iteration, int bucket, std::size_t first,
+                             float tolerance) {
     std::size_t wrong = 0;
     for (std::size_t j = 0; j < values.size(); ++j)
-        if (values[j] != summed_gradient_value(workers, iteration, bucket, first + j)) ++wrong;
+        if (!(std::abs(values[j] - summed_gradient_value(workers, iteration, bucket, first + j)) <= tolerance)) ++wrong;
     return wrong;
 }
+
+float largest_summed_gradient(int workers) { return static_cast<float>(workers * (workers + 1) / 2 + 7 * workers); }
 
 }  // namespace dtsim::runtime

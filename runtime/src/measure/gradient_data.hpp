@@ -15,7 +15,11 @@ float summed_gradient_value(int workers, int iteration, int bucket, std::size_t 
 
 /// Fills elements [first, first + values.size()) of the bucket with worker `worker`'s gradients.
 void fill_gradients(std::vector<float>& values, int worker, int iteration, int bucket, std::size_t first = 0);
-/// How many elements of `values` (elements [first, ...) of the bucket) differ from the sum over `workers`.
-std::size_t count_wrong_sums(const std::vector<float>& values, int workers, int iteration, int bucket, std::size_t first = 0);
+/// How many elements of `values` (elements [first, ...) of the bucket) differ from the sum over `workers`
+/// by more than `tolerance`.
+std::size_t count_wrong_sums(const std::vector<float>& values, int workers, int iteration, int bucket, std::size_t first = 0,
+                             float tolerance = 0);
+/// The largest sum over `workers` any element can have.
+float largest_summed_gradient(int workers);
 
 }  // namespace dtsim::runtime

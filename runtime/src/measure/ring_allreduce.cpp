@@ -3,6 +3,7 @@
 #include <cstddef>
 
 #include "half_precision.hpp"
+#include "int8_quantization.hpp"
 
 namespace dtsim::runtime {
 namespace {
@@ -50,6 +51,40 @@ void ring_allgather(std::vector<unsigned char>& blocks, std::size_t block_bytes,
     for (int s = 0; s < size - 1; ++s)
         MPI_Sendrecv(block(rank - s), static_cast<int>(block_bytes), MPI_BYTE, right, tag, block(rank - s - 1),
                      static_cast<int>(block_bytes), MPI_BYTE, left, tag, comm, MPI_STATUS_IGNORE);
+}
+
+void ring_allreduce_int8(std::vector<float>& values, MPI_Comm comm, int tag) {
+    int rank = 0, size = 1;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    if (size == 1) return;
+    const std::size_t n = values.size(), w = static_cast<std::size_t>(size);
+    auto chunk_of = [&](int chunk) { return static_cast<std::size_t>((chunk % size + size) % size); };
+    auto first = [&](int chunk) { return chunk_of(chunk) * n / w; };
+    auto count = [&](int chunk) { return (chunk_of(chunk) + 1) * n / w - chunk_of(chunk) * n / w; };
+    const int right = (rank + 1) % size, left = (rank - 1 + size) % size;
+    std::vector<unsigned char> outgoing(int8_message_bytes(n / w + 1)), incoming(outgoing.size());
+    auto exchange = [&](int send_chunk, int receive_chunk) {
+        const auto out_bytes = int8_message_bytes(count(send_chunk)), in_bytes = int8_message_bytes(count(receive_chunk));
+        MPI_Sendrecv(outgoing.data(), static_cast<int>(out_bytes), MPI_BYTE, right, tag, incoming.data(), static_cast<int>(in_bytes),
+                     MPI_BYTE, left, tag, comm, MPI_STATUS_IGNORE);
+    };
+    for (int s = 0; s < size - 1; ++s) {
+        const int send_chunk = rank - s, receive_chunk = rank - s - 1;
+        quantize_int8(values.data() + first(send_chunk), count(send_chunk), outgoing.data());
+        exchange(send_chunk, receive_chunk);
+        dequantize_int8(incoming.data(), count(receive_chunk), values.data() + first(receive_chunk), true);
+    }
+    // This rank's complete chunk goes out quantized once; it keeps the same rounded values as everyone else.
+    const int complete = rank + 1;
+    quantize_int8(values.data() + first(complete), count(complete), outgoing.data());
+    dequantize_int8(outgoing.data(), count(complete), values.data() + first(complete), false);
+    for (int s = 0; s < size - 1; ++s) {
+        const int receive_chunk = rank - s;
+        exchange(rank + 1 - s, receive_chunk);
+        dequantize_int8(incoming.data(), count(receive_chunk), values.data() + first(receive_chunk), false);
+        std::swap(outgoing, incoming);  // pass the very message on
+    }
 }
 
 void ring_allreduce_half(std::vector<std::uint16_t>& values, MPI_Comm comm, int tag) {

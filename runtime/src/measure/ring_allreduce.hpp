@@ -17,5 +17,9 @@ void ring_allgather(std::vector<unsigned char>& blocks, std::size_t block_bytes,
 /// fp16 values (as bits): each step adds in fp32 and rounds the partial sum back to fp16, as NCCL's
 /// half-precision sums do; the wire carries two bytes per element.
 void ring_allreduce_half(std::vector<std::uint16_t>& values, MPI_Comm comm, int tag);
+/// fp32 values sent as int8 with a scale per message (int8_quantization.hpp): the reduce-scatter
+/// quantizes each partial sum it passes on and adds in fp32; the all-gather quantizes each complete chunk
+/// once and passes the same message around, so that every rank ends with the same values.
+void ring_allreduce_int8(std::vector<float>& values, MPI_Comm comm, int tag);
 
 }  // namespace dtsim::runtime
