@@ -136,7 +136,8 @@ TEST_CASE("a scenario the runtime cannot execute is refused with one clear messa
     } cases[] = {
         {tiny_scenario("{kind: allreduce, algorithm: ring}", 1024), "the scenario needs 1024 ranks (1024 workers"},
         {tiny_scenario("{kind: parameter-server, servers: 1, placement: colocated}"), "training.strategy.placement: colocated servers are not measured yet"},
-        {tiny_scenario("{kind: allreduce}") + "  compression: {kind: powersgd, rank: 2}\n", "training.compression: powersgd is not measured yet"},
+        {tiny_scenario("{kind: parameter-server, servers: 1}") + "  compression: {kind: fp16}\n",
+         "training.compression: fp16 with parameter servers is not measured yet"},
         {tiny_scenario("{kind: allreduce, algorithm: tree}"), "training.strategy.algorithm: tree all-reduce is not measured yet"},
     };
     for (const auto& c : cases) {
@@ -174,6 +175,20 @@ TEST_CASE("int8 compression sums every worker's gradients within its quantizatio
     const auto allreduce = std::find_if(m.run.spans.begin(), m.run.spans.end(), [](const Span& s) { return s.name == "allreduce"; });
     REQUIRE(allreduce != m.run.spans.end());
     CHECK(allreduce->bytes == 250000 + 4);  // one byte per fp32 element and a scale, as the simulator counts it
+}
+
+TEST_CASE("PowerSGD all-reduces its two low-rank factors", "[mpi][measure]") {
+    const auto yaml = tiny_scenario("{kind: allreduce, algorithm: ring, bucket: 1MB}") + "  compression: {kind: powersgd, rank: 2}\n";
+    const auto m = measure(2, yaml);
+    CAPTURE(m.result.output);
+    REQUIRE(m.result.exit_code == 0);
+    int factors = 0;
+    for (const auto& s : m.run.spans) {
+        if (s.name != "allreduce") continue;
+        CHECK(s.bytes == 4.0 * 500 * 2);  // m = ceil(sqrt(250 000)) = 500 rows, rank 2, fp32
+        ++factors;
+    }
+    CHECK(factors == 2 * 3 * 3 * 2);  // 2 workers × 3 iterations × 3 buckets × (P and Q)
 }
 
 TEST_CASE("a straggler's compute is slowed in the measured run by the scenario's factor", "[mpi][measure]") {

@@ -8,6 +8,7 @@
 #include "half_precision.hpp"
 #include "int8_quantization.hpp"
 #include "parameter_server_shards.hpp"
+#include "powersgd.hpp"
 #include "topk_compression.hpp"
 
 using namespace dtsim;
@@ -114,4 +115,26 @@ TEST_CASE("int8 quantization returns every value within half a step of max|x| / 
     quantize_int8(zeros.data(), zeros.size(), message.data());
     dequantize_int8(message.data(), zeros.size(), out.data(), false);
     CHECK(out == zeros);
+}
+
+TEST_CASE("PowerSGD reconstructs a matrix of rank at most r exactly and gives orthonormal factors", "[unit][measure]") {
+    const std::size_t m = 6, r = 2;
+    CHECK(powersgd_side(30) == 6);
+    std::vector<float> matrix(m * m);
+    for (std::size_t i = 0; i < m; ++i)  // rank 2: u1 v1ᵀ + u2 v2ᵀ
+        for (std::size_t k = 0; k < m; ++k)
+            matrix[i * m + k] = static_cast<float>((i + 1) * (k % 3)) + static_cast<float>((i % 2) * (k + 2));
+    std::vector<float> p, q = initial_q(m, r, 7), approximation;
+    CHECK(initial_q(m, r, 7) == q);  // every rank starts from the same Q
+    multiply_m_q(matrix, q, m, r, p);
+    orthogonalise_columns(p, m, r);
+    for (std::size_t a = 0; a < r; ++a)
+        for (std::size_t b = 0; b < r; ++b) {
+            double dot = 0;
+            for (std::size_t i = 0; i < m; ++i) dot += p[i * r + a] * p[i * r + b];
+            CHECK(dot == Approx(a == b ? 1.0 : 0.0).margin(1e-5));
+        }
+    multiply_mt_p(matrix, p, m, r, q);
+    multiply_p_qt(p, q, m, r, approximation);
+    for (std::size_t i = 0; i < m * m; ++i) CHECK(approximation[i] == Approx(matrix[i]).margin(1e-3));
 }

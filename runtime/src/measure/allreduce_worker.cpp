@@ -1,5 +1,6 @@
 #include "allreduce_worker.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -8,6 +9,7 @@
 #include "gradient_data.hpp"
 #include "half_precision.hpp"
 #include "ring_allreduce.hpp"
+#include "powersgd.hpp"
 #include "topk_compression.hpp"
 #include "worker_compute.hpp"
 
@@ -22,6 +24,8 @@ void run_allreduce_worker(MeasureSetup& setup) {
     std::vector<std::vector<std::uint16_t>> halves(bucket_count);
     std::vector<SparseEntry> selected, gathered;
     std::vector<unsigned char> blocks;
+    std::vector<std::vector<float>> low_rank_q(bucket_count);  // PowerSGD's Q per bucket, warm-started
+    std::vector<float> matrix, low_rank_p, approximation;
 
     auto timed = [&setup](Lane lane, const char* name, int iteration, int k, double bytes, const auto& work) {
         const double start = setup.clock.now();
@@ -61,7 +65,32 @@ void run_allreduce_worker(MeasureSetup& setup) {
                 });
                 break;
             }
-            default:  // none (measurability.cpp refuses PowerSGD)
+            case CompressionKind::powersgd: {
+                const auto n = values.size(), m = powersgd_side(n), r = static_cast<std::size_t>(compression.rank);
+                const double factor_bytes = 4.0 * static_cast<double>(m * r);
+                if (low_rank_q[b].empty()) low_rank_q[b] = initial_q(m, r, static_cast<unsigned>(k) + 1);
+                timed(Lane::compute, "encode", iteration, k, 0, [&] {
+                    matrix.assign(m * m, 0.0f);
+                    for (std::size_t i = 0; i < n; ++i) matrix[i] = values[i] + (residuals[b].empty() ? 0.0f : residuals[b][i]);
+                    multiply_m_q(matrix, low_rank_q[b], m, r, low_rank_p);
+                });
+                timed(Lane::comm, "allreduce", iteration, k, factor_bytes, [&] { ring_allreduce(low_rank_p, setup.worker_comm, k); });
+                timed(Lane::compute, "encode", iteration, k, 0, [&] {
+                    orthogonalise_columns(low_rank_p, m, r);
+                    multiply_mt_p(matrix, low_rank_p, m, r, low_rank_q[b]);
+                });
+                timed(Lane::comm, "allreduce", iteration, k, factor_bytes, [&] { ring_allreduce(low_rank_q[b], setup.worker_comm, k); });
+                timed(Lane::compute, "decode", iteration, k, 0, [&] {
+                    multiply_p_qt(low_rank_p, low_rank_q[b], m, r, approximation);
+                    if (compression.error_feedback) {  // what the low-rank sum missed of this worker's own gradient
+                        residuals[b].resize(n);
+                        for (std::size_t i = 0; i < n; ++i) residuals[b][i] = matrix[i] - approximation[i];
+                    }
+                    std::copy(approximation.begin(), approximation.begin() + static_cast<long>(n), values.begin());
+                });
+                break;
+            }
+            default:  // none
                 timed(Lane::comm, "allreduce", iteration, k, bucket_bytes, [&] { ring_allreduce(values, setup.worker_comm, k); });
         }
         if (setup.verify && compression.kind != CompressionKind::topk) {

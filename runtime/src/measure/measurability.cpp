@@ -17,10 +17,9 @@ std::optional<std::string> measure_refusal(const Scenario& scenario, int world_s
     if (strategy.kind == StrategyKind::parameter_server && strategy.placement != ServerPlacement::dedicated)
         return where + "training.strategy.placement: colocated servers are not measured yet (measured runs implement dedicated)";
     const auto compression = scenario.training.compression.kind;
-    if (compression != CompressionKind::none &&
-        (compression == CompressionKind::powersgd || strategy.kind != StrategyKind::allreduce))
-        return where + "training.compression: " + to_string(compression) + (strategy.kind == StrategyKind::allreduce ? "" : " with parameter servers") +
-               " is not measured yet (measured runs implement fp16, int8 and topk with all-reduce)";
+    if (compression != CompressionKind::none && strategy.kind != StrategyKind::allreduce)
+        return where + "training.compression: " + to_string(compression) +
+               " with parameter servers is not measured yet (measured runs compress with all-reduce only)";
     const int needed = ranks_needed(scenario);
     if (world_size != needed) {
         std::string servers = ranks_needed(scenario) > scenario.cluster.gpus()

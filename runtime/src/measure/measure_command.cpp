@@ -39,7 +39,7 @@ void print_summary(const Run& run, double alignment_s, std::size_t wrong_sums, b
     if (!verified) return;
     std::cout << "  aggregation check   ";
     if (check == SumCheck::none)
-        std::cout << "not made: asynchronous and top-k results are not known in advance\n";
+        std::cout << "not made: asynchronous, top-k and PowerSGD results are not known in advance\n";
     else if (wrong_sums > 0)
         std::cout << "FAILED\n";
     else
