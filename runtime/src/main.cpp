@@ -6,10 +6,10 @@
 #include <iostream>
 
 #include "calibrate_command.hpp"
-#include "measure/measure_command.hpp"
 #include "dtsim/input_error.hpp"
 #include "dtsim/run_store.hpp"
 #include "dtsim/units.hpp"
+#include "measure/measure_command.hpp"
 #include "mpi_algorithms.hpp"
 #include "mpi_context.hpp"
 
