@@ -63,6 +63,11 @@ int main(int argc, char** argv) {
     measure->add_option("--json", measure_options.outputs.json_path, "Write the run summary and iterations as JSON");
     measure->add_option("--trace", measure_options.outputs.trace_path, "Write a Chrome/Perfetto trace of the timeline");
     measure->add_option("--db", measure_options.outputs.db_path, "Append the run to this SQLite runs database");
+    std::string compute = "busy";
+    measure->add_option("--compute", compute, "busy: busy-wait each layer's modelled time; gemm: run each layer's FLOPs as "
+                                              "fp32 GEMMs on the CPU (zoo models)")
+        ->check(CLI::IsMember({"busy", "gemm"}))
+        ->capture_default_str();
     measure->add_flag("--verify", measure_options.verify,
                       "check every synchronised gradient against the exact sum over workers (costs time)");
 
@@ -93,6 +98,7 @@ int main(int argc, char** argv) {
         return dtsim::exit_code::bad_input;
     }
     const bool measuring = measure->parsed();
+    measure_options.gemm_compute = compute == "gemm";
     options.command_line = joined(argc, argv);
     if (!measuring && options.backend == "mpi") options.pinned_algorithms = dtsim::runtime::pin_mpi_collective_algorithms();
 

@@ -23,6 +23,9 @@ TEST_CASE("buckets fill in backward order and close at the bucket size", "[unit]
     ModelSpec model;
     for (int i = 0; i < 10; ++i) model.layers.push_back({"l" + std::to_string(i), 10e6, 0.001, 0.002});
     const auto plan = make_buckets(model, 25e6);
+    int layers = plan.trailing_layers;
+    for (const auto& bucket : plan.buckets) layers += bucket.layers;
+    CHECK(layers == static_cast<int>(model.layers.size()));  // every layer in exactly one bucket or the tail
     REQUIRE(plan.buckets.size() == 4);  // 30 + 30 + 30 + 10 MB
     CHECK(plan.buckets[0].bytes == Approx(30e6));
     CHECK(plan.buckets[3].bytes == Approx(10e6));

@@ -8,9 +8,11 @@ int ranks_needed(const Scenario& scenario) {
     return scenario.cluster.gpus() + (dedicated ? strategy.servers : 0);
 }
 
-std::optional<std::string> measure_refusal(const Scenario& scenario, int world_size) {
+std::optional<std::string> measure_refusal(const Scenario& scenario, int world_size, bool gemm_compute) {
     const auto& strategy = scenario.training.strategy;
     const std::string where = scenario.file + ": ";
+    if (gemm_compute && scenario.model.name == "direct")
+        return where + "model: --compute gemm needs a zoo model (its layers' FLOPs); this one is given by direct times";
     if (strategy.kind == StrategyKind::allreduce && strategy.algorithm != AllReduceAlgorithm::ring)
         return where + "training.strategy.algorithm: " + to_string(strategy.algorithm) +
                " all-reduce is not measured yet (measured runs implement ring)";

@@ -12,6 +12,7 @@ int ranks_needed(const Scenario& scenario);
 
 /// Why this scenario cannot be measured with `world_size` ranks, in one line naming the key; nullopt
 /// when it can.
-std::optional<std::string> measure_refusal(const Scenario& scenario, int world_size);
+/// `gemm_compute`: compute is to run as each layer's GEMMs, which needs a zoo model's FLOPs.
+std::optional<std::string> measure_refusal(const Scenario& scenario, int world_size, bool gemm_compute);
 
 }  // namespace dtsim::runtime

@@ -1,7 +1,9 @@
 #include "measure_command.hpp"
 
 #include <iostream>
+#include <optional>
 
+#include "../cpu_device.hpp"
 #include "allreduce_worker.hpp"
 #include "dtsim/input_error.hpp"
 #include "dtsim/units.hpp"
@@ -52,7 +54,7 @@ void print_summary(const Run& run, double alignment_s, std::size_t wrong_sums, b
 
 int run_measure(const MeasureOptions& options, const MpiContext& context) {
     const auto scenario = load_scenario_file(options.scenario, options.overrides);
-    if (const auto refusal = measure_refusal(scenario, context.size())) throw InputError(*refusal);
+    if (const auto refusal = measure_refusal(scenario, context.size(), options.gemm_compute)) throw InputError(*refusal);
 
     const int workers = scenario.cluster.gpus();
     const bool is_worker = context.rank() < workers;
@@ -61,8 +63,20 @@ int run_measure(const MeasureOptions& options, const MpiContext& context) {
 
     AlignedClock clock(context.world());
     SpanLog log(context.rank(), scenario.training.iterations);
-    MeasureSetup setup{scenario, make_buckets(scenario.model, scenario.training.strategy.bucket_bytes),
-                       workers, context.size() - workers, context.rank(), context.world(), worker_comm, clock, log,
+    CpuDevice device;
+    std::optional<LayerGemms> gemms;
+    if (options.gemm_compute && is_worker)
+        gemms.emplace(device, load_zoo_model(scenario.model.name, scenario.file), scenario.model.batch_per_gpu);
+    MeasureSetup setup{scenario,
+                       make_buckets(scenario.model, scenario.training.strategy.bucket_bytes),
+                       workers,
+                       context.size() - workers,
+                       context.rank(),
+                       context.world(),
+                       worker_comm,
+                       clock,
+                       log,
+                       gemms ? &*gemms : nullptr,
                        options.verify};
     if (scenario.training.strategy.kind == StrategyKind::allreduce)
         run_allreduce_worker(setup);

@@ -14,6 +14,7 @@ struct MeasureOptions {
     std::vector<std::string> overrides;
     RunOutputs outputs;
     bool verify = false;  // check every synchronised gradient against the exact sum
+    bool gemm_compute = false;  // each layer as GEMMs on the CPU device instead of busy-waiting its modelled time
 };
 
 /// Returns the exit code. Throws InputError (identically on every rank) for a scenario it refuses.

@@ -8,6 +8,7 @@
 
 #include "aligned_clock.hpp"
 #include "dtsim/buckets.hpp"
+#include "layer_gemms.hpp"
 #include "dtsim/scenario.hpp"
 #include "span_log.hpp"
 
@@ -23,6 +24,7 @@ struct MeasureSetup {
     MPI_Comm worker_comm = MPI_COMM_NULL;  // the workers alone (MPI_COMM_NULL on servers)
     const AlignedClock& clock;
     SpanLog& log;
+    LayerGemms* gemms = nullptr;           // compute as GEMMs on the device; nullptr: busy-wait the modelled times
     bool verify = false;                   // check every synchronised gradient against the known sum
     std::atomic<std::size_t> wrong_sums{0};  // elements that failed the check, on this rank
 };
