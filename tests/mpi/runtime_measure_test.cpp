@@ -139,6 +139,8 @@ TEST_CASE("a scenario the runtime cannot execute is refused with one clear messa
         {tiny_scenario("{kind: parameter-server, servers: 1}") + "  compression: {kind: fp16}\n",
          "training.compression: fp16 with parameter servers is not measured yet"},
         {tiny_scenario("{kind: allreduce, algorithm: tree}"), "training.strategy.algorithm: tree all-reduce is not measured yet"},
+        {tiny_scenario("{kind: allreduce, algorithm: hierarchical}") + "  compression: {kind: int8}\n",
+         "training.compression: int8 with hierarchical all-reduce is not measured yet"},
     };
     for (const auto& c : cases) {
         const auto m = measure(2, c.yaml);
@@ -164,6 +166,19 @@ TEST_CASE("top-k compression all-gathers the kept (index, value) pairs of every 
         ++gathers;
     }
     CHECK(gathers == 2 * 3 * 3);  // 2 workers × 3 iterations × 3 buckets
+}
+
+TEST_CASE("hierarchical all-reduce over the scenario's nodes gives every worker the exact sum", "[mpi][measure]") {
+    for (const auto& [nodes, compression] : {std::pair{2, ""}, std::pair{3, "  compression: {kind: fp16}\n"}}) {
+        auto yaml = tiny_scenario("{kind: allreduce, algorithm: hierarchical, bucket: 1MB}", nodes) + compression;
+        yaml.replace(yaml.find("gpus_per_node: 1"), 16, "gpus_per_node: 2");
+        const auto m = measure(2 * nodes, yaml, {"--verify"});
+        CAPTURE(yaml, m.result.output);
+        REQUIRE(m.result.exit_code == 0);
+        CHECK(m.result.output.find("every synchronised gradient equals the exact sum") != std::string::npos);
+        CHECK(m.run.strategy == "allreduce/hierarchical");
+        CHECK(m.run.ranks.back().node == nodes - 1);
+    }
 }
 
 TEST_CASE("int8 compression sums every worker's gradients within its quantization error", "[mpi][measure]") {

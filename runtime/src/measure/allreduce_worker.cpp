@@ -42,7 +42,7 @@ void run_allreduce_worker(MeasureSetup& setup) {
             case CompressionKind::fp16:  // cast, all-reduce in fp16, cast back
                 timed(Lane::compute, "encode", iteration, k, 0, [&] { encode_half(values, halves[b]); });
                 timed(Lane::comm, "allreduce", iteration, k, bucket_bytes / 2,
-                      [&] { ring_allreduce_half(halves[b], setup.worker_comm, k); });
+                      [&] { allreduce_sum_half(halves[b], setup.groups, k); });
                 timed(Lane::compute, "decode", iteration, k, 0, [&] { decode_half(halves[b], values); });
                 break;
             case CompressionKind::int8:  // quantization is inside the ring: each step quantizes what it sends
@@ -74,12 +74,12 @@ void run_allreduce_worker(MeasureSetup& setup) {
                     for (std::size_t i = 0; i < n; ++i) matrix[i] = values[i] + (residuals[b].empty() ? 0.0f : residuals[b][i]);
                     multiply_m_q(matrix, low_rank_q[b], m, r, low_rank_p);
                 });
-                timed(Lane::comm, "allreduce", iteration, k, factor_bytes, [&] { ring_allreduce(low_rank_p, setup.worker_comm, k); });
+                timed(Lane::comm, "allreduce", iteration, k, factor_bytes, [&] { allreduce_sum(low_rank_p, setup.groups, k); });
                 timed(Lane::compute, "encode", iteration, k, 0, [&] {
                     orthogonalise_columns(low_rank_p, m, r);
                     multiply_mt_p(matrix, low_rank_p, m, r, low_rank_q[b]);
                 });
-                timed(Lane::comm, "allreduce", iteration, k, factor_bytes, [&] { ring_allreduce(low_rank_q[b], setup.worker_comm, k); });
+                timed(Lane::comm, "allreduce", iteration, k, factor_bytes, [&] { allreduce_sum(low_rank_q[b], setup.groups, k); });
                 timed(Lane::compute, "decode", iteration, k, 0, [&] {
                     multiply_p_qt(low_rank_p, low_rank_q[b], m, r, approximation);
                     if (compression.error_feedback) {  // what the low-rank sum missed of this worker's own gradient
@@ -91,7 +91,7 @@ void run_allreduce_worker(MeasureSetup& setup) {
                 break;
             }
             default:  // none
-                timed(Lane::comm, "allreduce", iteration, k, bucket_bytes, [&] { ring_allreduce(values, setup.worker_comm, k); });
+                timed(Lane::comm, "allreduce", iteration, k, bucket_bytes, [&] { allreduce_sum(values, setup.groups, k); });
         }
         if (setup.verify && compression.kind != CompressionKind::topk) {
             // int8: W-1 quantized partial sums and one quantized total, each off by at most half a step of

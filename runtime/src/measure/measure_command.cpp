@@ -50,6 +50,20 @@ void print_summary(const Run& run, double alignment_s, std::size_t wrong_sums, b
                   << "\n";
 }
 
+// Hierarchical all-reduce groups follow the scenario's nodes: worker r is local rank r mod gpus_per_node of
+// node r / gpus_per_node, whatever host mpirun put it on.
+AllReduceGroups allreduce_groups(const Scenario& scenario, int rank, MPI_Comm workers) {
+    AllReduceGroups groups{workers};
+    const auto& strategy = scenario.training.strategy;
+    if (workers == MPI_COMM_NULL || strategy.kind != StrategyKind::allreduce || strategy.algorithm != AllReduceAlgorithm::hierarchical)
+        return groups;
+    const int per_node = scenario.cluster.gpus_per_node;
+    groups.hierarchical = true;
+    MPI_Comm_split(workers, rank / per_node, rank, &groups.node);
+    MPI_Comm_split(workers, rank % per_node, rank, &groups.across);
+    return groups;
+}
+
 }  // namespace
 
 int run_measure(const MeasureOptions& options, const MpiContext& context) {
@@ -74,6 +88,7 @@ int run_measure(const MeasureOptions& options, const MpiContext& context) {
                        context.rank(),
                        context.world(),
                        worker_comm,
+                       allreduce_groups(scenario, context.rank(), worker_comm),
                        clock,
                        log,
                        gemms ? &*gemms : nullptr,
@@ -86,7 +101,8 @@ int run_measure(const MeasureOptions& options, const MpiContext& context) {
         run_sync_parameter_server(setup);
     else
         run_async_parameter_server(setup);
-    if (worker_comm != MPI_COMM_NULL) MPI_Comm_free(&worker_comm);
+    for (MPI_Comm* comm : {&setup.groups.node, &setup.groups.across, &worker_comm})
+        if (*comm != MPI_COMM_NULL) MPI_Comm_free(comm);
 
     const auto wrong_sums = static_cast<std::size_t>(context.max_over_ranks(static_cast<double>(setup.wrong_sums.load())));
     const double alignment_s = context.max_over_ranks(clock.offset_uncertainty_s());

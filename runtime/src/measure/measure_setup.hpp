@@ -9,6 +9,7 @@
 #include "aligned_clock.hpp"
 #include "dtsim/buckets.hpp"
 #include "layer_gemms.hpp"
+#include "ring_allreduce.hpp"
 #include "dtsim/scenario.hpp"
 #include "span_log.hpp"
 
@@ -22,6 +23,7 @@ struct MeasureSetup {
     int rank = 0;                       // world rank
     MPI_Comm world = MPI_COMM_WORLD;
     MPI_Comm worker_comm = MPI_COMM_NULL;  // the workers alone (MPI_COMM_NULL on servers)
+    AllReduceGroups groups;                // what the strategy's all-reduce runs over
     const AlignedClock& clock;
     SpanLog& log;
     LayerGemms* gemms = nullptr;           // compute as GEMMs on the device; nullptr: busy-wait the modelled times
