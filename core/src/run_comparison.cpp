@@ -39,6 +39,8 @@ nlohmann::ordered_json run_identity_json(const Run& run, const std::string& name
             {"scenario_hash", run.scenario_hash}, {"strategy", run.strategy}, {"gpus", run.summary.gpus}};
 }
 
+constexpr double kVerdictWithin = 0.10;
+
 std::string percent_text(double fraction) {
     char buffer[64];
     std::snprintf(buffer, sizeof buffer, "%.1f %%", 100 * fraction);
@@ -105,11 +107,12 @@ RunComparison compare_runs(const Run& first, const Run& second) {
 std::string comparison_verdict(const RunComparison& comparison, const Run& reference, const Run& other) {
     const auto error = comparison.iteration_time_error();
     if (!error) return "no verdict: the reference iteration time is 0";
-    const std::string within = "within " + percent_text(std::abs(*error));
+    // Within the fidelity target's maximum (issue 5: max 10 %) it is "within"; beyond, "off by".
+    const std::string within = (std::abs(*error) <= kVerdictWithin ? "within " : "off by ") + percent_text(std::abs(*error));
     const std::string direction = *error > 0 ? "slower" : *error < 0 ? "faster" : "equal";
     if (reference.kind == RunKind::measured && other.kind == RunKind::predicted)
-        return "prediction " + within + " of measurement (iteration time; predicted " + direction + ")";
-    return "other run " + within + " of the reference (iteration time; " + direction + ")";
+        return "prediction " + within + " from measurement (iteration time; predicted " + direction + ")";
+    return "other run " + within + " from the reference (iteration time; " + direction + ")";
 }
 
 nlohmann::ordered_json comparison_json(const RunComparison& comparison, const Run& reference, const std::string& reference_name,

@@ -38,7 +38,7 @@ TEST_CASE("dtsim compare of a stored run with itself reports zero error, per ran
     CAPTURE(text.output);
     REQUIRE(text.exit_code == 0);
     CHECK(text.output.find("per rank, per iteration") != std::string::npos);
-    CHECK(text.output.find("verdict: other run within 0.0 % of the reference") != std::string::npos);
+    CHECK(text.output.find("verdict: other run within 0.0 % from the reference") != std::string::npos);
 
     const auto json_result = test::run_dtsim({"compare", "1", "1", "--db", db, "--json"});
     REQUIRE(json_result.exit_code == 0);
@@ -67,7 +67,7 @@ TEST_CASE("dtsim compare of two JSON files reports their exact relative errors, 
     CHECK(json["metrics"]["comm_share"]["relative_error"].get<double>() == Approx(0.0).margin(1e-12));
     CHECK(json["metrics"]["compute_share"]["relative_error"].get<double>() == Approx(-0.2).epsilon(1e-12));
     CHECK(json["ranks"].empty());
-    CHECK(json["verdict"] == "prediction within 25.0 % of measurement (iteration time; predicted slower)");
+    CHECK(json["verdict"] == "prediction off by 25.0 % from measurement (iteration time; predicted slower)");
 
     const auto table = test::run_dtsim({"compare", dir.file("predicted.json"), dir.file("measured.json")});
     CHECK(table.output.find("+25.00 %") != std::string::npos);

@@ -51,7 +51,7 @@ TEST_CASE("comparing a run with itself gives zero error everywhere", "[unit][com
         CHECK(r.compute_s.relative_error() == 0.0);
         CHECK(r.comm_s.relative_error() == 0.0);
     }
-    CHECK(comparison_verdict(c, run, run) == "other run within 0.0 % of the reference (iteration time; equal)");
+    CHECK(comparison_verdict(c, run, run) == "other run within 0.0 % from the reference (iteration time; equal)");
 }
 
 TEST_CASE("relative errors are the other run's against the reference, which is the measured run", "[unit][compare]") {
@@ -66,7 +66,7 @@ TEST_CASE("relative errors are the other run's against the reference, which is t
     CHECK(*metric(c, "wait_time_s").value.relative_error() == Approx(-1.0).epsilon(1e-12));
     CHECK(*metric(c, "compute_share").value.relative_error() == Approx((0.15 / 0.22) / (0.12 / 0.20) - 1).epsilon(1e-12));
     CHECK(metric(c, "compute_share").is_share);
-    CHECK(comparison_verdict(c, measured, predicted) == "prediction within 10.0 % of measurement (iteration time; predicted slower)");
+    CHECK(comparison_verdict(c, measured, predicted) == "prediction within 10.0 % from measurement (iteration time; predicted slower)");
 
     SECTION("a reference of zero has no relative error unless the other is zero too") {
         CHECK_FALSE(ComparedValue{0, 1}.relative_error().has_value());

@@ -60,7 +60,7 @@ std::vector<RankTimes> per_rank_times(const Run& run);
 /// Compares `first` and `second`; which is the reference follows the rule above.
 RunComparison compare_runs(const Run& first, const Run& second);
 
-/// One line: "prediction within 3.2 % of measurement (iteration time)" and the like.
+/// One line: "prediction within 3.2 % from measurement (iteration time; ...)", or "off by 41.6 %" beyond 10 %.
 std::string comparison_verdict(const RunComparison& comparison, const Run& reference, const Run& other);
 
 /// The --json document of `dtsim compare`; `names` say where each run came from ("run 3", "a.json").
