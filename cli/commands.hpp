@@ -10,5 +10,6 @@ void add_sweep_command(CLI::App& app, int& exit_code);
 void add_runs_command(CLI::App& app, int& exit_code);
 void add_fit_command(CLI::App& app, int& exit_code);
 void add_profile_command(CLI::App& app, int& exit_code);
+void add_compare_command(CLI::App& app, int& exit_code);
 
 }  // namespace dtsim::cli

@@ -1,5 +1,5 @@
-// dtsim: simulate distributed training scenarios, sweep them, browse the runs database, and fit
-// calibration samples into profiles.
+// dtsim: simulate distributed training scenarios, sweep them, browse the runs database, compare runs,
+// and fit calibration samples into profiles.
 #include <iostream>
 
 #include "commands.hpp"
@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
     dtsim::cli::add_runs_command(app, exit_code);
     dtsim::cli::add_fit_command(app, exit_code);
     dtsim::cli::add_profile_command(app, exit_code);
+    dtsim::cli::add_compare_command(app, exit_code);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

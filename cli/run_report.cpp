@@ -1,12 +1,6 @@
 #include "run_report.hpp"
 
-#include <fstream>
-#include <stdexcept>
-
-#include "dtsim/chrome_trace.hpp"
-#include "dtsim/run_json.hpp"
-#include "dtsim/run_store.hpp"
-#include "dtsim/sim/buckets.hpp"
+#include "dtsim/buckets.hpp"
 #include "dtsim/units.hpp"
 #include "text_table.hpp"
 
@@ -41,7 +35,7 @@ void print_run_summary_table(std::ostream& out, const RunSummary& s, const std::
 void print_run_report(std::ostream& out, const Scenario& scenario, const Run& run) {
     const auto& c = scenario.cluster;
     const auto& strategy = scenario.training.strategy;
-    const auto buckets = sim::make_buckets(scenario.model, strategy.bucket_bytes).buckets.size();
+    const auto buckets = make_buckets(scenario.model, strategy.bucket_bytes).buckets.size();
     out << "dtsim simulate: " << scenario.name << " (" << to_string(run.kind) << ")\n";
     out << "  cluster   " << c.nodes << " node(s) × " << c.gpus_per_node << " GPU(s) " << c.gpu.name << " = "
         << c.gpus() << " GPUs; " << (c.nics_per_node > 1 ? std::to_string(c.nics_per_node) + " × " : "") << "NIC "
@@ -57,18 +51,6 @@ void print_run_report(std::ostream& out, const Scenario& scenario, const Run& ru
         << (strategy.overlap ? "on" : "off") << ", " << to_string(scenario.training.fidelity) << " fidelity, "
         << scenario.training.iterations << " iteration(s)\n\n";
     print_run_summary_table(out, run.summary, "  ");
-}
-
-std::optional<std::int64_t> write_run_outputs(Run& run, const RunOutputs& outputs) {
-    if (!outputs.json_path.empty()) {
-        std::ofstream out(outputs.json_path, std::ios::binary);
-        out << run_summary_json_text(run);
-        if (!out) throw std::runtime_error(outputs.json_path + ": cannot write JSON output");
-    }
-    if (!outputs.trace_path.empty()) write_chrome_trace_file(run, outputs.trace_path);
-    if (outputs.db_path.empty()) return std::nullopt;
-    RunStore store(outputs.db_path);
-    return store.append(run);
 }
 
 }  // namespace dtsim::cli

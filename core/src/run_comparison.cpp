@@ -1,39 +1,153 @@
 #include "dtsim/run_comparison.hpp"
 
-#include <yaml-cpp/yaml.h>
+#include <cmath>
+#include <cstdio>
+#include <map>
 
-#include <limits>
+#include "dtsim/units.hpp"
 
 namespace dtsim {
+namespace {
 
-double PhaseComparison::relative_error() const {
-    if (measured_s == 0) return predicted_s == 0 ? 0 : std::numeric_limits<double>::infinity();
-    return (predicted_s - measured_s) / measured_s;
+double share(double part_s, double iteration_s) { return iteration_s > 0 ? part_s / iteration_s : 0; }
+
+struct MetricDefinition {
+    const char* key;
+    const char* label;
+    double (*value)(const RunSummary&);
+    bool is_share;
+};
+
+// The rows of the comparison, in the order they are printed.
+const MetricDefinition kMetrics[] = {
+    {"iteration_time_s", "iteration time", [](const RunSummary& s) { return s.iteration_time_s; }, false},
+    {"samples_per_s", "throughput (samples/s)", [](const RunSummary& s) { return s.samples_per_s; }, false},
+    {"compute_time_s", "compute per iteration", [](const RunSummary& s) { return s.compute_time_s; }, false},
+    {"comm_time_s", "communication per iteration", [](const RunSummary& s) { return s.comm_time_s; }, false},
+    {"wait_time_s", "waiting per iteration", [](const RunSummary& s) { return s.wait_time_s; }, false},
+    {"exposed_comm_time_s", "exposed communication", [](const RunSummary& s) { return s.exposed_comm_time_s; }, false},
+    {"compute_share", "compute share", [](const RunSummary& s) { return share(s.compute_time_s, s.iteration_time_s); }, true},
+    {"comm_share", "communication share", [](const RunSummary& s) { return s.comm_share; }, true},
+    {"wait_share", "wait share", [](const RunSummary& s) { return s.wait_share; }, true},
+};
+
+nlohmann::ordered_json value_json(const ComparedValue& v) {
+    const auto error = v.relative_error();
+    return {{"reference", v.reference}, {"other", v.other}, {"relative_error", error ? nlohmann::ordered_json(*error) : nullptr}};
 }
 
-std::vector<PhaseComparison> compare_phases(const RunSummary& predicted, const RunSummary& measured) {
-    return {{"iteration", predicted.iteration_time_s, measured.iteration_time_s},
-            {"compute", predicted.compute_time_s, measured.compute_time_s},
-            {"communication", predicted.comm_time_s, measured.comm_time_s},
-            {"exposed communication", predicted.exposed_comm_time_s, measured.exposed_comm_time_s},
-            {"wait", predicted.wait_time_s, measured.wait_time_s}};
+nlohmann::ordered_json run_identity_json(const Run& run, const std::string& name) {
+    return {{"source", name}, {"kind", to_string(run.kind)}, {"scenario", run.scenario_name},
+            {"scenario_hash", run.scenario_hash}, {"strategy", run.strategy}, {"gpus", run.summary.gpus}};
 }
 
-std::string scaling_family(const std::string& scenario_name, const std::string& scenario_text) {
-    YAML::Node root;
-    try {
-        root = YAML::Load(scenario_text);
-    } catch (const YAML::Exception&) {
-        return scenario_name;  // no readable scenario (e.g. an imported measurement): group by name
+constexpr double kVerdictWithin = 0.10;
+
+std::string fixed_text(const char* format, double value) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, format, value);
+    return buffer;
+}
+
+std::string percent_text(double fraction) { return fixed_text("%.1f %%", 100 * fraction); }
+
+}  // namespace
+
+std::string format_metric_value(const MetricComparison& metric, double value) {
+    if (metric.is_share) return percent_text(value);
+    if (metric.key == "samples_per_s") return fixed_text("%.1f", value);
+    return format_seconds(value);
+}
+
+std::string format_relative_error(const ComparedValue& value) {
+    const auto error = value.relative_error();
+    return error ? fixed_text("%+.2f %%", 100 * *error) : "n/a";
+}
+
+std::optional<double> ComparedValue::relative_error() const {
+    if (reference == 0) return other == 0 ? std::optional<double>(0.0) : std::nullopt;
+    return (other - reference) / std::abs(reference);
+}
+
+std::optional<double> RunComparison::iteration_time_error() const {
+    for (const auto& m : metrics)
+        if (m.key == "iteration_time_s") return m.value.relative_error();
+    return std::nullopt;
+}
+
+std::vector<RankTimes> per_rank_times(const Run& run) {
+    const int iterations = static_cast<int>(run.iterations.size());
+    const int first_counted = iterations > 1 ? 1 : 0;
+    const double counted = std::max(1, iterations - first_counted);
+    std::map<int, RankTimes> by_rank;
+    for (const auto& info : run.ranks) by_rank[info.rank] = RankTimes{info.rank, info.label, 0, 0, 0};
+    for (const auto& span : run.spans) {
+        if (span.iteration < first_counted) continue;
+        auto& times = by_rank[span.rank];
+        times.rank = span.rank;
+        const double duration = (span.end_s - span.start_s) / counted;
+        if (span.lane == Lane::compute) times.compute_s += duration;
+        if (span.lane == Lane::comm) times.comm_s += duration;
+        if (span.lane == Lane::wait) times.wait_s += duration;
     }
-    if (!root.IsMap()) return scenario_name;
-    if (root["cluster"] && root["cluster"].IsMap()) {
-        root["cluster"].remove("nodes");
-        root["cluster"].remove("gpus_per_node");
+    std::vector<RankTimes> out;
+    for (auto& [rank, times] : by_rank) {
+        if (times.label.empty()) times.label = "rank " + std::to_string(rank);
+        out.push_back(times);
     }
-    YAML::Emitter out;
-    out << root;
-    return scenario_name + "\n" + out.c_str();
+    return out;
+}
+
+RunComparison compare_runs(const Run& first, const Run& second) {
+    RunComparison comparison;
+    comparison.reference_is_first = !(second.kind == RunKind::measured && first.kind != RunKind::measured);
+    const Run& reference = comparison.reference_is_first ? first : second;
+    const Run& other = comparison.reference_is_first ? second : first;
+    for (const auto& m : kMetrics)
+        comparison.metrics.push_back({m.key, m.label, {m.value(reference.summary), m.value(other.summary)}, m.is_share});
+
+    if (reference.spans.empty() || other.spans.empty()) return comparison;
+    std::map<int, RankTimes> others;
+    for (const auto& times : per_rank_times(other)) others[times.rank] = times;
+    for (const auto& mine : per_rank_times(reference)) {
+        const auto theirs = others.find(mine.rank);
+        if (theirs == others.end()) continue;
+        const auto& t = theirs->second;
+        comparison.ranks.push_back(
+            {mine.rank, mine.label, {mine.compute_s, t.compute_s}, {mine.comm_s, t.comm_s}, {mine.wait_s, t.wait_s}});
+    }
+    return comparison;
+}
+
+std::string comparison_verdict(const RunComparison& comparison, const Run& reference, const Run& other) {
+    const auto error = comparison.iteration_time_error();
+    if (!error) return "no verdict: the reference iteration time is 0";
+    // Within the fidelity target's maximum (issue 5: max 10 %) it is "within"; beyond, "off by".
+    const std::string within = (std::abs(*error) <= kVerdictWithin ? "within " : "off by ") + percent_text(std::abs(*error));
+    const std::string direction = *error > 0 ? "slower" : *error < 0 ? "faster" : "equal";
+    if (reference.kind == RunKind::measured && other.kind == RunKind::predicted)
+        return "prediction " + within + " from measurement (iteration time; predicted " + direction + ")";
+    return "other run " + within + " from the reference (iteration time; " + direction + ")";
+}
+
+nlohmann::ordered_json comparison_json(const RunComparison& comparison, const Run& reference, const std::string& reference_name,
+                                       const Run& other, const std::string& other_name) {
+    nlohmann::ordered_json j;
+    j["reference"] = run_identity_json(reference, reference_name);
+    j["other"] = run_identity_json(other, other_name);
+    auto& metrics = j["metrics"] = nlohmann::ordered_json::object();
+    for (const auto& m : comparison.metrics) metrics[m.key] = value_json(m.value);
+    auto& ranks = j["ranks"] = nlohmann::ordered_json::array();
+    for (const auto& r : comparison.ranks)
+        ranks.push_back({{"rank", r.rank},
+                         {"label", r.label},
+                         {"compute_s", value_json(r.compute_s)},
+                         {"comm_s", value_json(r.comm_s)},
+                         {"wait_s", value_json(r.wait_s)}});
+    const auto error = comparison.iteration_time_error();
+    j["iteration_time_error"] = error ? nlohmann::ordered_json(*error) : nullptr;
+    j["verdict"] = comparison_verdict(comparison, reference, other);
+    return j;
 }
 
 }  // namespace dtsim

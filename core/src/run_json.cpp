@@ -1,5 +1,9 @@
 #include "dtsim/run_json.hpp"
 
+#include <fstream>
+
+#include "dtsim/input_error.hpp"
+
 namespace dtsim {
 
 nlohmann::ordered_json summary_to_json(const RunSummary& s) {
@@ -79,5 +83,27 @@ nlohmann::ordered_json run_summary_json(const Run& run) {
 }
 
 std::string run_summary_json_text(const Run& run) { return run_summary_json(run).dump(2) + "\n"; }
+
+Run read_run_json_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError(path + ": cannot read this file (expected a run JSON written by --json)");
+    const auto json = nlohmann::json::parse(in, nullptr, false);
+    if (json.is_discarded() || !json.is_object())
+        throw InputError(path + ": not valid JSON (expected a run JSON written by --json)");
+    try {
+        Run run;
+        run.kind = run_kind_from_string(json.at("kind").get<std::string>());
+        run.scenario_name = json.value("scenario", "");
+        run.scenario_hash = json.value("scenario_hash", "");
+        run.strategy = json.value("strategy", "");
+        run.summary = summary_from_json(json);
+        for (const auto& it : json.at("iterations")) run.iterations.push_back({it.at("index").get<int>(), it.at("time_s").get<double>()});
+        return run;
+    } catch (const nlohmann::json::exception& e) {
+        throw InputError(path + ": not a run JSON written by --json (" + e.what() + ")");
+    } catch (const std::invalid_argument& e) {
+        throw InputError(path + ": not a run JSON written by --json (" + e.what() + ")");
+    }
+}
 
 }  // namespace dtsim

@@ -56,9 +56,13 @@ void CompareView::show_runs(std::shared_ptr<const LoadedRun> first, std::shared_
     const double extent = std::max(runs_[0]->store->end_time(), runs_[1]->store->end_time());
     first_->set_store(runs_[0]->store, extent);
     second_->set_store(runs_[1]->store, extent);
-    errors_->set_comparison(compare_phases(a.summary, b.summary),
-                            QStringLiteral("run %1 (%2)").arg(a.id).arg(QString::fromStdString(to_string(a.kind))),
-                            QStringLiteral("run %1 (%2)").arg(b.id).arg(QString::fromStdString(to_string(b.kind))));
+    const auto comparison = compare_runs(a, b);
+    const auto label = [](const Run& run, const char* role) {
+        return QStringLiteral("%1: run %2 (%3)").arg(QLatin1String(role)).arg(run.id).arg(QString::fromStdString(to_string(run.kind)));
+    };
+    const Run& reference = comparison.reference_is_first ? a : b;
+    const Run& other = comparison.reference_is_first ? b : a;
+    errors_->set_comparison(comparison.metrics, label(reference, "reference"), label(other, "other"));
 }
 
 }  // namespace dtsim::gui

@@ -1,16 +1,12 @@
 #include "phase_error_model.hpp"
 
-#include <cmath>
-
-#include "dtsim/units.hpp"
-
 namespace dtsim::gui {
 
-void PhaseErrorModel::set_comparison(std::vector<PhaseComparison> rows, const QString& first_label, const QString& second_label) {
+void PhaseErrorModel::set_comparison(std::vector<MetricComparison> rows, const QString& reference_label, const QString& other_label) {
     beginResetModel();
     rows_ = std::move(rows);
-    first_ = first_label;
-    second_ = second_label;
+    reference_ = reference_label;
+    other_ = other_label;
     endResetModel();
     emit headerDataChanged(Qt::Horizontal, 0, column_count - 1);
 }
@@ -22,17 +18,14 @@ int PhaseErrorModel::columnCount(const QModelIndex& parent) const { return paren
 QVariant PhaseErrorModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
     if (role == Qt::TextAlignmentRole)
-        return index.column() == phase ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return index.column() == metric ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole) return {};
     const auto& row = rows_[static_cast<size_t>(index.row())];
     switch (index.column()) {
-    case phase: return QString::fromStdString(row.phase);
-    case first: return QString::fromStdString(format_seconds(row.predicted_s));
-    case second: return QString::fromStdString(format_seconds(row.measured_s));
-    case error: {
-        const double e = row.relative_error();
-        return std::isfinite(e) ? QStringLiteral("%1%2 %").arg(e >= 0 ? "+" : "").arg(e * 100, 0, 'f', 1) : QStringLiteral("n/a");
-    }
+    case metric: return QString::fromStdString(row.label);
+    case reference: return QString::fromStdString(format_metric_value(row, row.value.reference));
+    case other: return QString::fromStdString(format_metric_value(row, row.value.other));
+    case error: return QString::fromStdString(format_relative_error(row.value));
     default: return {};
     }
 }
@@ -40,9 +33,9 @@ QVariant PhaseErrorModel::data(const QModelIndex& index, int role) const {
 QVariant PhaseErrorModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
-    case phase: return QStringLiteral("phase (per iteration)");
-    case first: return first_;
-    case second: return second_;
+    case metric: return QStringLiteral("metric");
+    case reference: return reference_;
+    case other: return other_;
     case error: return QStringLiteral("error");
     default: return {};
     }

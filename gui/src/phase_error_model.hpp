@@ -1,6 +1,6 @@
 #pragma once
-// The compare view's table: per phase, the two runs' times and the relative error of the first
-// (usually predicted) against the second (usually measured).
+// The compare view's table, as `dtsim compare` prints it: per metric, the reference run's value (the
+// measured one when one is), the other's, and the other's relative error.
 #include <QAbstractTableModel>
 #include <vector>
 
@@ -11,10 +11,10 @@ namespace dtsim::gui {
 class PhaseErrorModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { phase, first, second, error, column_count };
+    enum Column { metric, reference, other, error, column_count };
 
     using QAbstractTableModel::QAbstractTableModel;
-    void set_comparison(std::vector<PhaseComparison> rows, const QString& first_label, const QString& second_label);
+    void set_comparison(std::vector<MetricComparison> rows, const QString& reference_label, const QString& other_label);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -22,9 +22,9 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    std::vector<PhaseComparison> rows_;
-    QString first_ = QStringLiteral("predicted");
-    QString second_ = QStringLiteral("measured");
+    std::vector<MetricComparison> rows_;
+    QString reference_ = QStringLiteral("reference");
+    QString other_ = QStringLiteral("other");
 };
 
 }  // namespace dtsim::gui

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 
-#include "dtsim/run_comparison.hpp"
+#include "dtsim/scaling_family.hpp"
 
 namespace dtsim::gui {
 namespace {

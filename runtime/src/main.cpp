@@ -1,12 +1,15 @@
 // dtsim-runtime: the MPI program that runs on the real cluster, one rank per GPU (or CPU worker).
 //   mpirun -np N dtsim-runtime calibrate --backend mpi|nccl --out DIR [--quick] [--resume]
+//   mpirun -np N dtsim-runtime measure SCENARIO [--set K=V] [--db FILE] [--json FILE] [--trace FILE] [--verify]
 #include <CLI/CLI.hpp>
 
 #include <iostream>
 
 #include "calibrate_command.hpp"
 #include "dtsim/input_error.hpp"
+#include "dtsim/run_store.hpp"
 #include "dtsim/units.hpp"
+#include "measure/measure_command.hpp"
 #include "mpi_algorithms.hpp"
 #include "mpi_context.hpp"
 
@@ -28,7 +31,8 @@ std::string joined(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    CLI::App app{"dtsim-runtime: calibrate a real cluster (run under mpirun or srun, one rank per GPU or CPU worker)"};
+    CLI::App app{"dtsim-runtime: calibrate a real cluster, or measure a scenario on it (run under mpirun or srun, one "
+                 "rank per GPU or CPU worker)"};
     app.require_subcommand(1);
     app.set_version_flag("--version", "dtsim-runtime 0.1.0");
 
@@ -51,22 +55,40 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(1e-4, 60.0));
     calibrate->add_flag("--print-plan", options.print_plan, "print the keys of the samples the plan would take, and exit");
 
+    dtsim::runtime::MeasureOptions measure_options;
+    auto* measure = app.add_subcommand("measure", "run a scenario's training loop for real and store it as a measured run");
+    measure->add_option("scenario", measure_options.scenario, "Scenario YAML file")->required();
+    measure->add_option("--set", measure_options.overrides, "Override a scenario key, e.g. --set cluster.nodes=2")
+        ->type_name("KEY=VALUE");
+    measure->add_option("--json", measure_options.outputs.json_path, "Write the run summary and iterations as JSON");
+    measure->add_option("--trace", measure_options.outputs.trace_path, "Write a Chrome/Perfetto trace of the timeline");
+    measure->add_option("--db", measure_options.outputs.db_path, "Append the run to this SQLite runs database");
+    std::string compute = "busy";
+    measure->add_option("--compute", compute, "busy: busy-wait each layer's modelled time; gemm: run each layer's FLOPs as "
+                                              "fp32 GEMMs on the CPU (zoo models)")
+        ->check(CLI::IsMember({"busy", "gemm"}))
+        ->capture_default_str();
+    measure->add_flag("--verify", measure_options.verify,
+                      "check every synchronised gradient against the exact sum over workers (costs time)");
+
     try {
         app.parse(argc, argv);
-        options.plan.min_bytes = size_option(min_text, "--min");
-        if (!max_text.empty()) options.plan.max_bytes = size_option(max_text, "--max");
-        if (options.plan.max_bytes > 0 && options.plan.max_bytes < options.plan.min_bytes)
-            throw dtsim::InputError("--max " + max_text + " is smaller than --min " + min_text);
-        for (size_t start = 0; !ops_text.empty() && start <= ops_text.size();) {
-            const auto end = std::min(ops_text.find(',', start), ops_text.size());
-            const std::string op = ops_text.substr(start, end - start);
-            const auto& known = dtsim::calibrate::all_ops();
-            if (std::find(known.begin(), known.end(), op) == known.end())
-                throw dtsim::InputError("--ops: unknown operation '" + op + "'; expected some of: allreduce, allgather, "
-                                        "reducescatter, broadcast, alltoall, sendrecv, pingpong, gemm, memory_bandwidth, "
-                                        "launch_latency, host_to_device, device_to_host");
-            options.plan.ops.push_back(op);
-            start = end + 1;
+        if (calibrate->parsed()) {
+            options.plan.min_bytes = size_option(min_text, "--min");
+            if (!max_text.empty()) options.plan.max_bytes = size_option(max_text, "--max");
+            if (options.plan.max_bytes > 0 && options.plan.max_bytes < options.plan.min_bytes)
+                throw dtsim::InputError("--max " + max_text + " is smaller than --min " + min_text);
+            for (size_t start = 0; !ops_text.empty() && start <= ops_text.size();) {
+                const auto end = std::min(ops_text.find(',', start), ops_text.size());
+                const std::string op = ops_text.substr(start, end - start);
+                const auto& known = dtsim::calibrate::all_ops();
+                if (std::find(known.begin(), known.end(), op) == known.end())
+                    throw dtsim::InputError("--ops: unknown operation '" + op + "'; expected some of: allreduce, allgather, "
+                                            "reducescatter, broadcast, alltoall, sendrecv, pingpong, gemm, memory_bandwidth, "
+                                            "launch_latency, host_to_device, device_to_host");
+                options.plan.ops.push_back(op);
+                start = end + 1;
+            }
         }
     } catch (const CLI::ParseError& e) {
         const int code = app.exit(e);
@@ -75,15 +97,21 @@ int main(int argc, char** argv) {
         std::cerr << "dtsim-runtime: error: " << e.what() << "\n";
         return dtsim::exit_code::bad_input;
     }
+    const bool measuring = measure->parsed();
+    measure_options.gemm_compute = compute == "gemm";
     options.command_line = joined(argc, argv);
-    if (options.backend == "mpi") options.pinned_algorithms = dtsim::runtime::pin_mpi_collective_algorithms();
+    if (!measuring && options.backend == "mpi") options.pinned_algorithms = dtsim::runtime::pin_mpi_collective_algorithms();
 
-    dtsim::runtime::MpiContext context(argc, argv);
+    // A measured run's communication thread makes the MPI calls while the iterations run.
+    dtsim::runtime::MpiContext context(argc, argv, measuring ? MPI_THREAD_SERIALIZED : MPI_THREAD_FUNNELED);
     try {
-        return dtsim::runtime::run_calibrate(options, context);
+        return measuring ? dtsim::runtime::run_measure(measure_options, context) : dtsim::runtime::run_calibrate(options, context);
     } catch (const dtsim::InputError& e) {
         if (context.rank() == 0) std::cerr << "dtsim-runtime: error: " << e.what() << "\n";
         return dtsim::exit_code::bad_input;
+    } catch (const dtsim::StoreError& e) {  // rank 0 alone writes the run, after the others are done
+        std::cerr << "dtsim-runtime: error: " << e.what() << "\n";
+        return dtsim::exit_code::store_error;
     } catch (const std::exception& e) {
         // A failure on one rank leaves the others blocked in a collective: abort the whole job.
         std::cerr << "dtsim-runtime: rank " << context.rank() << ": error: " << e.what() << "\n";

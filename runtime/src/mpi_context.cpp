@@ -24,9 +24,12 @@ std::vector<std::string> gather_host_names(MPI_Comm comm, int size) {
 
 }  // namespace
 
-MpiContext::MpiContext(int& argc, char**& argv) {
+MpiContext::MpiContext(int& argc, char**& argv, int thread_level) {
     int provided = 0;
-    check(MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+    check(MPI_Init_thread(&argc, &argv, thread_level, &provided), "MPI_Init_thread");
+    if (provided < thread_level)
+        throw std::runtime_error("the MPI library provides thread level " + std::to_string(provided) + ", " +
+                                 std::to_string(thread_level) + " is needed");
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     check(MPI_Comm_rank(MPI_COMM_WORLD, &rank_), "MPI_Comm_rank");
     check(MPI_Comm_size(MPI_COMM_WORLD, &size_), "MPI_Comm_size");

@@ -10,7 +10,9 @@ namespace dtsim::runtime {
 
 class MpiContext {
 public:
-    MpiContext(int& argc, char**& argv);
+    /// `thread_level`: what the program needs (MPI_THREAD_FUNNELED, or MPI_THREAD_SERIALIZED when a
+    /// communication thread makes the MPI calls); fails when the library cannot provide it.
+    MpiContext(int& argc, char**& argv, int thread_level = MPI_THREAD_FUNNELED);
     ~MpiContext();
     MpiContext(const MpiContext&) = delete;
     MpiContext& operator=(const MpiContext&) = delete;

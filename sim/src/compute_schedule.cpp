@@ -3,7 +3,7 @@
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
 
-#include "dtsim/sim/straggler_model.hpp"
+#include "dtsim/straggler_model.hpp"
 
 namespace dtsim::sim {
 namespace sg4 = simgrid::s4u;

@@ -6,8 +6,8 @@
 
 #include "dtsim/sim/actors.hpp"
 #include "dtsim/sim/engine_setup.hpp"
+#include "dtsim/run_metrics.hpp"
 #include "dtsim/sim/faults.hpp"
-#include "dtsim/sim/metrics.hpp"
 #include "dtsim/sim/platform.hpp"
 #include "dtsim/sim/simulation_context.hpp"
 
@@ -48,13 +48,6 @@ std::vector<RankInfo> rank_infos(const Scenario& scenario, const Platform& platf
 }
 
 }  // namespace
-
-std::string describe_strategy(const StrategySpec& strategy) {
-    if (strategy.kind == StrategyKind::allreduce) return "allreduce/" + to_string(strategy.algorithm);
-    const std::string mode = strategy.sync == SyncMode::ssp ? "ssp(" + std::to_string(strategy.staleness) + ")" : to_string(strategy.sync);
-    return "parameter-server/" + mode + " x" + std::to_string(strategy.servers) + " " + to_string(strategy.placement) +
-           (strategy.sharding == Sharding::round_robin ? " round-robin" : "");
-}
 
 Run simulate(const Scenario& scenario, const std::function<void(int)>& on_iteration) {
     const auto& strategy = scenario.training.strategy;

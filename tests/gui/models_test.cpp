@@ -45,16 +45,27 @@ TEST_CASE("gui::RunListModel: passes the model tester, sorts numbers as numbers 
     CHECK(model.row_of_id(99) == -1);
 }
 
-TEST_CASE("gui::PhaseErrorModel: passes the model tester and shows the relative error per phase", "[gui]") {
+TEST_CASE("gui::PhaseErrorModel: passes the model tester and shows dtsim compare's errors against the measurement", "[gui]") {
     PhaseErrorModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
     const auto predicted = test::synthetic_run(2, 2, RunKind::predicted);
     const auto measured = test::synthetic_run(2, 2, RunKind::measured, 1.25);
-    model.set_comparison(compare_phases(predicted.summary, measured.summary), QStringLiteral("A"), QStringLiteral("B"));
-    REQUIRE(model.rowCount() == 5);
-    for (int row = 0; row < 5; ++row) CHECK(model.data(model.index(row, PhaseErrorModel::error)).toString() == QStringLiteral("-20.0 %"));
-    CHECK(model.data(model.index(0, PhaseErrorModel::phase)).toString() == QStringLiteral("iteration"));
-    CHECK(model.headerData(PhaseErrorModel::second, Qt::Horizontal).toString() == QStringLiteral("B"));
+    const auto comparison = compare_runs(predicted, measured);
+    REQUIRE_FALSE(comparison.reference_is_first);  // the measured run is the reference
+    model.set_comparison(comparison.metrics, QStringLiteral("B"), QStringLiteral("A"));
+    REQUIRE(model.rowCount() == static_cast<int>(comparison.metrics.size()));
+    // Every time of the prediction is 1/1.25 of the measurement's: 20 % short; shares are equal.
+    for (const char* label : {"iteration time", "compute per iteration", "communication per iteration", "waiting per iteration",
+                              "exposed communication"}) {
+        const auto rows = model.match(model.index(0, PhaseErrorModel::metric), Qt::DisplayRole, QString::fromLatin1(label));
+        REQUIRE(rows.size() == 1);
+        CHECK(model.data(model.index(rows[0].row(), PhaseErrorModel::error)).toString() == QStringLiteral("-20.00 %"));
+    }
+    const auto share = model.match(model.index(0, PhaseErrorModel::metric), Qt::DisplayRole, QStringLiteral("compute share"));
+    REQUIRE(share.size() == 1);
+    CHECK(model.data(model.index(share[0].row(), PhaseErrorModel::error)).toString() == QStringLiteral("+0.00 %"));
+    CHECK(model.data(model.index(share[0].row(), PhaseErrorModel::reference)).toString() == QStringLiteral("62.5 %"));
+    CHECK(model.headerData(PhaseErrorModel::reference, Qt::Horizontal).toString() == QStringLiteral("B"));
     model.set_comparison({}, {}, {});
     CHECK(model.rowCount() == 0);
 }

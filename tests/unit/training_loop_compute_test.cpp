@@ -6,7 +6,7 @@
 #include "dtsim/hardware.hpp"
 #include "dtsim/model_zoo.hpp"
 #include "dtsim/scenario.hpp"
-#include "dtsim/sim/metrics.hpp"
+#include "dtsim/run_metrics.hpp"
 
 using namespace dtsim;
 
@@ -111,5 +111,5 @@ TEST_CASE("gradient accumulation counts every micro-batch's samples and compute"
     const auto scenario = load_scenario_text(text, "a.yaml", {"training.accumulation_steps=4"});
     CHECK(scenario.training.accumulation_steps == 4);
     CHECK(scenario.samples_per_gpu_iteration() == 32);
-    CHECK(sim::single_gpu_iteration_time_s(scenario) == Approx(4 * 0.090));
+    CHECK(single_gpu_iteration_time_s(scenario) == Approx(4 * 0.090));
 }

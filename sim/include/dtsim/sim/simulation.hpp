@@ -22,7 +22,4 @@ public:
 /// `on_iteration(i)`, if given, is called as each iteration completes (for progress display).
 Run simulate(const Scenario& scenario, const std::function<void(int)>& on_iteration = {});
 
-/// "allreduce/ring", "parameter-server/sync x4 dedicated", ...
-std::string describe_strategy(const StrategySpec& strategy);
-
 }  // namespace dtsim::sim

@@ -9,8 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "dtsim/buckets.hpp"
 #include "dtsim/scenario.hpp"
-#include "dtsim/sim/buckets.hpp"
 #include "dtsim/sim/platform.hpp"
 #include "dtsim/sim/timeline_recorder.hpp"
 

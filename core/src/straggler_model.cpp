@@ -1,8 +1,8 @@
-#include "dtsim/sim/straggler_model.hpp"
+#include "dtsim/straggler_model.hpp"
 
 #include <random>
 
-namespace dtsim::sim {
+namespace dtsim {
 namespace {
 
 // SplitMix64 (Steele, Lea, Flood 2014): spreads (seed, rank, iteration) into well-mixed generator seeds.
@@ -37,4 +37,4 @@ ComputeEffect compute_effect(const Scenario& scenario, int rank, int iteration) 
     return effect;
 }
 
-}  // namespace dtsim::sim
+}  // namespace dtsim

@@ -1,10 +1,10 @@
-#include "dtsim/sim/metrics.hpp"
+#include "dtsim/run_metrics.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
-namespace dtsim::sim {
+namespace dtsim {
 namespace {
 
 // The value below which `fraction` of the sorted values lie (nearest rank).
@@ -52,6 +52,13 @@ double server_link_utilisation(const Scenario& scenario, const std::vector<Span>
 }
 
 }  // namespace
+
+std::string describe_strategy(const StrategySpec& strategy) {
+    if (strategy.kind == StrategyKind::allreduce) return "allreduce/" + to_string(strategy.algorithm);
+    const std::string mode = strategy.sync == SyncMode::ssp ? "ssp(" + std::to_string(strategy.staleness) + ")" : to_string(strategy.sync);
+    return "parameter-server/" + mode + " x" + std::to_string(strategy.servers) + " " + to_string(strategy.placement) +
+           (strategy.sharding == Sharding::round_robin ? " round-robin" : "");
+}
 
 double single_gpu_iteration_time_s(const Scenario& scenario) {
     return scenario.training.accumulation_steps * (scenario.model.forward_s() + scenario.model.backward_s());
@@ -125,4 +132,4 @@ RunSummary summarize(const Scenario& scenario, const std::vector<Span>& spans, c
     return s;
 }
 
-}  // namespace dtsim::sim
+}  // namespace dtsim

@@ -1,6 +1,6 @@
-#include "dtsim/sim/buckets.hpp"
+#include "dtsim/buckets.hpp"
 
-namespace dtsim::sim {
+namespace dtsim {
 
 BucketPlan make_buckets(const ModelSpec& model, double bucket_bytes) {
     BucketPlan plan;
@@ -8,6 +8,7 @@ BucketPlan make_buckets(const ModelSpec& model, double bucket_bytes) {
     for (auto layer = model.layers.rbegin(); layer != model.layers.rend(); ++layer) {
         current.bytes += layer->gradient_bytes;
         current.backward_s += layer->backward_s;
+        ++current.layers;
         if (current.bytes >= bucket_bytes) {
             plan.buckets.push_back(current);
             current = Bucket{};
@@ -15,9 +16,11 @@ BucketPlan make_buckets(const ModelSpec& model, double bucket_bytes) {
     }
     if (current.bytes > 0 || plan.buckets.empty())
         plan.buckets.push_back(current);
-    else
+    else {
         plan.trailing_backward_s = current.backward_s;
+        plan.trailing_layers = current.layers;
+    }
     return plan;
 }
 
-}  // namespace dtsim::sim
+}  // namespace dtsim

@@ -1,12 +1,15 @@
 #pragma once
-// Turns a simulated timeline into the run summary: iteration times, throughput, speedup and scaling
+// Turns a run's timeline (simulated or measured) into its summary: iteration times, throughput, speedup and scaling
 // efficiency against one GPU, and where the time went.
 #include <vector>
 
 #include "dtsim/run.hpp"
 #include "dtsim/scenario.hpp"
 
-namespace dtsim::sim {
+namespace dtsim {
+
+/// "allreduce/ring", "parameter-server/sync x4 dedicated", ...: the strategy as a run records it.
+std::string describe_strategy(const StrategySpec& strategy);
 
 /// One GPU trains without any communication: its iteration is forward + backward of the whole model, once
 /// per micro-batch of gradient accumulation.
@@ -29,4 +32,4 @@ struct Observations {
 RunSummary summarize(const Scenario& scenario, const std::vector<Span>& spans, const std::vector<double>& iteration_ends,
                      std::vector<IterationRecord>& iterations, const Observations& observed = {});
 
-}  // namespace dtsim::sim
+}  // namespace dtsim

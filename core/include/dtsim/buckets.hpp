@@ -5,18 +5,20 @@
 
 #include "dtsim/scenario.hpp"
 
-namespace dtsim::sim {
+namespace dtsim {
 
 struct Bucket {
     double bytes = 0;
     double backward_s = 0;  // backward compute of the layers in this bucket
+    int layers = 0;         // how many layers it holds: the next ones in backward order
 };
 
 struct BucketPlan {
     std::vector<Bucket> buckets;
     double trailing_backward_s = 0;  // backward of parameter-free layers after the last bucket is ready
+    int trailing_layers = 0;
 };
 
 BucketPlan make_buckets(const ModelSpec& model, double bucket_bytes);
 
-}  // namespace dtsim::sim
+}  // namespace dtsim

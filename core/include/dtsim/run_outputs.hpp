@@ -1,0 +1,20 @@
+#pragma once
+// The files a run is written to, simulated or measured alike: JSON summary, Chrome trace, runs database.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "dtsim/run.hpp"
+
+namespace dtsim {
+
+struct RunOutputs {
+    std::string json_path;
+    std::string trace_path;
+    std::string db_path;
+};
+
+/// Writes every requested output; returns the run id when stored in a database.
+std::optional<std::int64_t> write_run_outputs(Run& run, const RunOutputs& outputs);
+
+}  // namespace dtsim

@@ -1,0 +1,12 @@
+#pragma once
+// Asynchronous (Downpour) and stale-synchronous parameter servers as real ranks: each push is applied
+// to the server's parameters the moment it arrives (a real sum) and the updated shard goes straight back
+// to that worker; nobody waits for anybody, except for SSP's bound, which server 0 keeps. The version gap
+// between the parameters a worker last pulled and those its gradient is applied to is its staleness.
+#include "measure_setup.hpp"
+
+namespace dtsim::runtime {
+
+void run_async_parameter_server(MeasureSetup& setup);
+
+}  // namespace dtsim::runtime

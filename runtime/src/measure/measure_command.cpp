@@ -1,0 +1,123 @@
+#include "measure_command.hpp"
+
+#include <iostream>
+#include <optional>
+
+#include "../cpu_device.hpp"
+#include "allreduce_worker.hpp"
+#include "dtsim/input_error.hpp"
+#include "dtsim/units.hpp"
+#include "measurability.hpp"
+#include "measured_run.hpp"
+#include "async_parameter_server.hpp"
+#include "parameter_server_ranks.hpp"
+
+namespace dtsim::runtime {
+namespace {
+
+// What --verify could check: exact sums, sums within int8's error, or nothing known in advance.
+enum class SumCheck { exact, int8_error, none };
+
+SumCheck sum_check(const Scenario& scenario) {
+    const auto& strategy = scenario.training.strategy;
+    if (strategy.kind == StrategyKind::parameter_server) return strategy.sync == SyncMode::sync ? SumCheck::exact : SumCheck::none;
+    switch (scenario.training.compression.kind) {
+        case CompressionKind::int8: return SumCheck::int8_error;
+        case CompressionKind::topk:
+        case CompressionKind::powersgd: return SumCheck::none;
+        default: return SumCheck::exact;
+    }
+}
+
+void print_summary(const Run& run, double alignment_s, std::size_t wrong_sums, bool verified, SumCheck check) {
+    const auto& s = run.summary;
+    std::cout << "dtsim-runtime measure: " << run.scenario_name << " (measured), " << run.strategy << ", " << s.gpus
+              << " worker(s), " << run.iterations.size() << " iteration(s)\n"
+              << "  iteration time      " << format_seconds(s.iteration_time_s) << "\n"
+              << "  throughput          " << s.samples_per_s << " samples/s\n"
+              << "  compute / comm / wait per iteration  " << format_seconds(s.compute_time_s) << " / "
+              << format_seconds(s.comm_time_s) << " / " << format_seconds(s.wait_time_s) << "\n"
+              << "  clock alignment     within " << format_seconds(alignment_s) << " (the slowest rank's round trip to rank 0 / 2)\n";
+    if (!verified) return;
+    std::cout << "  aggregation check   ";
+    if (check == SumCheck::none)
+        std::cout << "not made: asynchronous, top-k and PowerSGD results are not known in advance\n";
+    else if (wrong_sums > 0)
+        std::cout << "FAILED\n";
+    else
+        std::cout << (check == SumCheck::exact ? "every synchronised gradient equals the exact sum"
+                                               : "every synchronised gradient is within int8's quantization error of the exact sum")
+                  << "\n";
+}
+
+// Hierarchical all-reduce groups follow the scenario's nodes: worker r is local rank r mod gpus_per_node of
+// node r / gpus_per_node, whatever host mpirun put it on.
+AllReduceGroups allreduce_groups(const Scenario& scenario, int rank, MPI_Comm workers) {
+    AllReduceGroups groups{workers};
+    const auto& strategy = scenario.training.strategy;
+    if (workers == MPI_COMM_NULL || strategy.kind != StrategyKind::allreduce || strategy.algorithm != AllReduceAlgorithm::hierarchical)
+        return groups;
+    const int per_node = scenario.cluster.gpus_per_node;
+    groups.hierarchical = true;
+    MPI_Comm_split(workers, rank / per_node, rank, &groups.node);
+    MPI_Comm_split(workers, rank % per_node, rank, &groups.across);
+    return groups;
+}
+
+}  // namespace
+
+int run_measure(const MeasureOptions& options, const MpiContext& context) {
+    const auto scenario = load_scenario_file(options.scenario, options.overrides);
+    if (const auto refusal = measure_refusal(scenario, context.size(), options.gemm_compute)) throw InputError(*refusal);
+
+    const int workers = scenario.cluster.gpus();
+    const bool is_worker = context.rank() < workers;
+    MPI_Comm worker_comm = MPI_COMM_NULL;
+    MPI_Comm_split(context.world(), is_worker ? 0 : MPI_UNDEFINED, context.rank(), &worker_comm);
+
+    AlignedClock clock(context.world());
+    SpanLog log(context.rank(), scenario.training.iterations);
+    CpuDevice device;
+    std::optional<LayerGemms> gemms;
+    if (options.gemm_compute && is_worker)
+        gemms.emplace(device, load_zoo_model(scenario.model.name, scenario.file), scenario.model.batch_per_gpu);
+    MeasureSetup setup{scenario,
+                       make_buckets(scenario.model, scenario.training.strategy.bucket_bytes),
+                       workers,
+                       context.size() - workers,
+                       context.rank(),
+                       context.world(),
+                       worker_comm,
+                       allreduce_groups(scenario, context.rank(), worker_comm),
+                       clock,
+                       log,
+                       gemms ? &*gemms : nullptr,
+                       options.verify};
+    if (scenario.training.strategy.kind == StrategyKind::allreduce)
+        run_allreduce_worker(setup);
+    else if (is_worker)
+        run_parameter_server_worker(setup);
+    else if (scenario.training.strategy.sync == SyncMode::sync)
+        run_sync_parameter_server(setup);
+    else
+        run_async_parameter_server(setup);
+    for (MPI_Comm* comm : {&setup.groups.node, &setup.groups.across, &worker_comm})
+        if (*comm != MPI_COMM_NULL) MPI_Comm_free(comm);
+
+    const auto wrong_sums = static_cast<std::size_t>(context.max_over_ranks(static_cast<double>(setup.wrong_sums.load())));
+    const double alignment_s = context.max_over_ranks(clock.offset_uncertainty_s());
+    auto gathered = log.gather(context.world());
+    if (context.rank() != 0) return wrong_sums == 0 ? exit_code::ok : exit_code::failure;
+
+    auto run = make_measured_run(scenario, std::move(gathered), workers, setup.servers);
+    const auto id = write_run_outputs(run, options.outputs);
+    print_summary(run, alignment_s, wrong_sums, options.verify, sum_check(scenario));
+    if (id) std::cout << "  stored as run " << *id << " in " << options.outputs.db_path << "\n";
+    if (wrong_sums > 0) {
+        std::cerr << "dtsim-runtime: error: " << wrong_sums << " gradient element(s) on some rank differ from the expected sum\n";
+        return exit_code::failure;
+    }
+    return exit_code::ok;
+}
+
+}  // namespace dtsim::runtime

@@ -1,0 +1,34 @@
+#pragma once
+// What every executor of a measured run shares: the scenario and its buckets, who is a worker and who a
+// server, the communicators, the aligned clock and the rank's timeline.
+#include <mpi.h>
+
+#include <atomic>
+#include <cstddef>
+
+#include "aligned_clock.hpp"
+#include "dtsim/buckets.hpp"
+#include "layer_gemms.hpp"
+#include "ring_allreduce.hpp"
+#include "dtsim/scenario.hpp"
+#include "span_log.hpp"
+
+namespace dtsim::runtime {
+
+struct MeasureSetup {
+    const Scenario& scenario;
+    BucketPlan plan;
+    int workers = 0;                    // world ranks 0..workers-1
+    int servers = 0;                    // dedicated parameter servers: world ranks workers..workers+servers-1
+    int rank = 0;                       // world rank
+    MPI_Comm world = MPI_COMM_WORLD;
+    MPI_Comm worker_comm = MPI_COMM_NULL;  // the workers alone (MPI_COMM_NULL on servers)
+    AllReduceGroups groups;                // what the strategy's all-reduce runs over
+    const AlignedClock& clock;
+    SpanLog& log;
+    LayerGemms* gemms = nullptr;           // compute as GEMMs on the device; nullptr: busy-wait the modelled times
+    bool verify = false;                   // check every synchronised gradient against the known sum
+    std::atomic<std::size_t> wrong_sums{0};  // elements that failed the check, on this rank
+};
+
+}  // namespace dtsim::runtime

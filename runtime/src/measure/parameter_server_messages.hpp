@@ -1,0 +1,36 @@
+#pragma once
+// The messages between workers and parameter servers. A push carries a shard of a bucket (tag: the
+// bucket). A reply carries the server's aligned clock at the moment it starts sending (so the worker can
+// tell waiting for the server from the transfer) and then the updated shard. SSP clock messages have a
+// tag of their own.
+#include <mpi.h>
+
+#include <cstddef>
+#include <vector>
+
+#include "measure_setup.hpp"
+#include "parameter_server_shards.hpp"
+
+namespace dtsim::runtime {
+
+inline constexpr int kReplyTimeTagBase = 1 << 20;  // + bucket; buckets are fewer than this
+inline constexpr int kClockTag = (1 << 21) + 1;
+
+/// Starts the reply of `shard` (`values`, which must stay untouched until `requests` complete) to a worker.
+void start_reply(const MeasureSetup& setup, const float* values, const Shard& shard, int worker, int bucket, double& send_time,
+                 std::vector<MPI_Request>& requests);
+
+/// A worker's pull of bucket `bucket` into `values`: the replies of every server holding a shard. Records
+/// the wait for the servers and the transfer as separate spans.
+void pull_bucket(MeasureSetup& setup, std::vector<float>& values, int iteration, int bucket);
+
+/// The shards of every bucket that server `server` holds, with room for one shard per worker.
+struct HeldShard {
+    int bucket = 0;
+    Shard shard;
+    std::vector<float> parameters;             // the sum, or the parameters the updates are applied to
+    std::vector<std::vector<float>> received;  // one per worker
+};
+std::vector<HeldShard> shards_held_by(const MeasureSetup& setup, int server);
+
+}  // namespace dtsim::runtime

@@ -1,0 +1,116 @@
+#include "ring_allreduce.hpp"
+
+#include <cstddef>
+
+#include "half_precision.hpp"
+#include "int8_quantization.hpp"
+
+namespace dtsim::runtime {
+namespace {
+
+enum class Phases { both, reduce_scatter, allgather };
+
+// The ring over `comm` on data[0, n). After the reduce-scatter, this rank's chunk rank + 1 is complete.
+template <typename Element, typename Add>
+void ring(Element* data, std::size_t n, MPI_Datatype type, Add add, MPI_Comm comm, int tag, Phases phases) {
+    int rank = 0, size = 1;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    if (size == 1) return;
+    const std::size_t w = static_cast<std::size_t>(size);
+    auto chunk_of = [&](int chunk) { return static_cast<std::size_t>((chunk % size + size) % size); };
+    auto first = [&](int chunk) { return chunk_of(chunk) * n / w; };
+    auto count = [&](int chunk) { return static_cast<int>((chunk_of(chunk) + 1) * n / w - chunk_of(chunk) * n / w); };
+    const int right = (rank + 1) % size, left = (rank - 1 + size) % size;
+    // Step s of the reduce-scatter sends chunk rank - s and adds the left neighbour's chunk rank - s - 1.
+    if (phases != Phases::allgather) {
+        std::vector<Element> incoming(n / w + 1);
+        for (int s = 0; s < size - 1; ++s) {
+            const int send_chunk = rank - s, receive_chunk = rank - s - 1;
+            MPI_Sendrecv(data + first(send_chunk), count(send_chunk), type, right, tag, incoming.data(), count(receive_chunk),
+                         type, left, tag, comm, MPI_STATUS_IGNORE);
+            Element* target = data + first(receive_chunk);
+            for (int j = 0; j < count(receive_chunk); ++j) target[j] = add(target[j], incoming[static_cast<std::size_t>(j)]);
+        }
+    }
+    if (phases == Phases::reduce_scatter) return;
+    // The all-gather passes complete chunks around.
+    for (int s = 0; s < size - 1; ++s) {
+        const int send_chunk = rank + 1 - s, receive_chunk = rank - s;
+        MPI_Sendrecv(data + first(send_chunk), count(send_chunk), type, right, tag, data + first(receive_chunk),
+                     count(receive_chunk), type, left, tag, comm, MPI_STATUS_IGNORE);
+    }
+}
+
+// Ring over all workers, or the simulator's hierarchical all-reduce: a reduce-scatter within the node,
+// an all-reduce of each local rank's complete chunk across nodes, an all-gather within the node.
+template <typename Element, typename Add>
+void allreduce(std::vector<Element>& values, MPI_Datatype type, Add add, const AllReduceGroups& groups, int tag) {
+    if (!groups.hierarchical) return ring(values.data(), values.size(), type, add, groups.all, tag, Phases::both);
+    int local = 0, per_node = 1;
+    MPI_Comm_rank(groups.node, &local);
+    MPI_Comm_size(groups.node, &per_node);
+    ring(values.data(), values.size(), type, add, groups.node, tag, Phases::reduce_scatter);
+    const auto n = values.size(), p = static_cast<std::size_t>(per_node), complete = static_cast<std::size_t>((local + 1) % per_node);
+    const std::size_t first = complete * n / p;
+    ring(values.data() + first, (complete + 1) * n / p - first, type, add, groups.across, tag, Phases::both);
+    ring(values.data(), values.size(), type, add, groups.node, tag, Phases::allgather);
+}
+
+}  // namespace
+
+void allreduce_sum(std::vector<float>& values, const AllReduceGroups& groups, int tag) {
+    allreduce(values, MPI_FLOAT, [](float a, float b) { return a + b; }, groups, tag);
+}
+
+void ring_allgather(std::vector<unsigned char>& blocks, std::size_t block_bytes, MPI_Comm comm, int tag) {
+    int rank = 0, size = 1;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    const auto block = [&](int b) { return blocks.data() + static_cast<std::size_t>((b % size + size) % size) * block_bytes; };
+    const int right = (rank + 1) % size, left = (rank - 1 + size) % size;
+    for (int s = 0; s < size - 1; ++s)
+        MPI_Sendrecv(block(rank - s), static_cast<int>(block_bytes), MPI_BYTE, right, tag, block(rank - s - 1),
+                     static_cast<int>(block_bytes), MPI_BYTE, left, tag, comm, MPI_STATUS_IGNORE);
+}
+
+void ring_allreduce_int8(std::vector<float>& values, MPI_Comm comm, int tag) {
+    int rank = 0, size = 1;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    if (size == 1) return;
+    const std::size_t n = values.size(), w = static_cast<std::size_t>(size);
+    auto chunk_of = [&](int chunk) { return static_cast<std::size_t>((chunk % size + size) % size); };
+    auto first = [&](int chunk) { return chunk_of(chunk) * n / w; };
+    auto count = [&](int chunk) { return (chunk_of(chunk) + 1) * n / w - chunk_of(chunk) * n / w; };
+    const int right = (rank + 1) % size, left = (rank - 1 + size) % size;
+    std::vector<unsigned char> outgoing(int8_message_bytes(n / w + 1)), incoming(outgoing.size());
+    auto exchange = [&](int send_chunk, int receive_chunk) {
+        const auto out_bytes = int8_message_bytes(count(send_chunk)), in_bytes = int8_message_bytes(count(receive_chunk));
+        MPI_Sendrecv(outgoing.data(), static_cast<int>(out_bytes), MPI_BYTE, right, tag, incoming.data(), static_cast<int>(in_bytes),
+                     MPI_BYTE, left, tag, comm, MPI_STATUS_IGNORE);
+    };
+    for (int s = 0; s < size - 1; ++s) {
+        const int send_chunk = rank - s, receive_chunk = rank - s - 1;
+        quantize_int8(values.data() + first(send_chunk), count(send_chunk), outgoing.data());
+        exchange(send_chunk, receive_chunk);
+        dequantize_int8(incoming.data(), count(receive_chunk), values.data() + first(receive_chunk), true);
+    }
+    // This rank's complete chunk goes out quantized once; it keeps the same rounded values as everyone else.
+    const int complete = rank + 1;
+    quantize_int8(values.data() + first(complete), count(complete), outgoing.data());
+    dequantize_int8(outgoing.data(), count(complete), values.data() + first(complete), false);
+    for (int s = 0; s < size - 1; ++s) {
+        const int receive_chunk = rank - s;
+        exchange(rank + 1 - s, receive_chunk);
+        dequantize_int8(incoming.data(), count(receive_chunk), values.data() + first(receive_chunk), false);
+        std::swap(outgoing, incoming);  // pass the very message on
+    }
+}
+
+void allreduce_sum_half(std::vector<std::uint16_t>& values, const AllReduceGroups& groups, int tag) {
+    allreduce(values, MPI_UINT16_T, [](std::uint16_t a, std::uint16_t b) { return to_half(from_half(a) + from_half(b)); }, groups,
+              tag);
+}
+
+}  // namespace dtsim::runtime
