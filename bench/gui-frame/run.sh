@@ -18,7 +18,7 @@ value() { sed -n "s/^$1 //p" <<<"$result"; }
   echo "the naive per-span painter measured ~800 ms (docs: ../shared/reference/gui-and-code-style.md §1.6)."
   echo
   echo "- machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), $(free -g | awk '/Mem:/{print $2}') GiB;"
-  echo "  load average when measured: $(cut -d' ' -f1-3 /proc/loadavg) (shared with other builds)"
+  echo "  load average when measured: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "- date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "- commit: $(git -C "$root" rev-parse --short HEAD)"
   echo "- span store build (sort + pyramids): $(value build_s) s"
