@@ -156,14 +156,15 @@ void TimelineWidget::paint_axis(QPainter& painter) const {
 
 void TimelineWidget::paint_labels(QPainter& painter) const {
     const double h = row_height();
-    if (h < 10) {
+    const int text_height = painter.fontMetrics().height();
+    if (h < text_height) {
         // Too thin for one label per row: name the first row of each node that has room.
         int last_y = -100;
         for (size_t r = 0; r < rows_.size(); ++r) {
             const int y = lane_area().top() + static_cast<int>(static_cast<double>(r) * h);
             if (r > 0 && rows_[r].node == rows_[r - 1].node) continue;
-            if (y - last_y < 14) continue;
-            painter.drawText(QRect(4, y, kLabelWidth - 8, 14), Qt::AlignLeft | Qt::AlignTop, QStringLiteral("node %1").arg(rows_[r].node));
+            if (y - last_y < text_height) continue;
+            painter.drawText(QRect(4, y, kLabelWidth - 8, text_height), Qt::AlignLeft | Qt::AlignTop, QStringLiteral("node %1").arg(rows_[r].node));
             last_y = y;
         }
         return;
