@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
     dtsim::cli::add_fit_command(app, exit_code);
     dtsim::cli::add_profile_command(app, exit_code);
     dtsim::cli::add_compare_command(app, exit_code);
+    dtsim::cli::add_validate_command(app, exit_code);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

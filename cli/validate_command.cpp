@@ -1,0 +1,158 @@
+// `dtsim validate SCENARIO... --profile P`: each scenario's stored measurement (a run of kind `measured`
+// that `dtsim-runtime measure` wrote for exactly that scenario) against a simulation of it with the profile,
+// in one table with the error per scenario, the median and the max.
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <thread>
+
+#include "child_runs.hpp"
+#include "commands.hpp"
+#include "dtsim/input_error.hpp"
+#include "dtsim/median.hpp"
+#include "dtsim/run_comparison.hpp"
+#include "dtsim/run_json.hpp"
+#include "dtsim/run_store.hpp"
+#include "dtsim/scenario.hpp"
+#include "dtsim/units.hpp"
+#include "text_table.hpp"
+
+namespace dtsim::cli {
+namespace {
+
+struct ValidateOptions {
+    std::vector<std::string> scenarios;
+    std::string profile;
+    std::string db_path = "out/runs.db";
+    std::vector<std::string> overrides;
+    std::string json_path;
+    int jobs = 0;
+};
+
+struct Validation {
+    std::string scenario;
+    Run measured;
+    Run predicted;
+    RunComparison comparison;
+};
+
+// The newest measured run of exactly this scenario (same canonical text, so the same overrides).
+std::optional<Run> stored_measurement(const RunStore& store, const Scenario& scenario) {
+    std::optional<std::int64_t> newest;
+    for (const auto& entry : store.list())
+        if (entry.kind == RunKind::measured && fnv1a_hex(entry.scenario_text) == scenario.hash &&
+            (!newest || entry.id > *newest))
+            newest = entry.id;
+    if (!newest) return std::nullopt;
+    return store.load(*newest);
+}
+
+void print_validations(std::ostream& out, const std::vector<Validation>& rows, const std::string& profile) {
+    out << "dtsim validate: predicted with " << profile << " against the stored measurements\n"
+        << "  errors are (predicted - measured) / measured\n\n";
+    TextTable table({"scenario", "strategy", "GPUs", "measured", "predicted", "error", "throughput error"},
+                    {false, false, true, true, true, true, true});
+    std::vector<double> errors;
+    for (const auto& row : rows) {
+        const auto& metrics = row.comparison.metrics;
+        const auto find = [&](const char* key) {
+            return *std::find_if(metrics.begin(), metrics.end(), [&](const MetricComparison& m) { return m.key == key; });
+        };
+        const auto iteration = find("iteration_time_s");
+        table.add_row({row.scenario, row.measured.strategy, std::to_string(row.measured.summary.gpus),
+                       format_seconds(iteration.value.reference), format_seconds(iteration.value.other),
+                       format_relative_error(iteration.value), format_relative_error(find("samples_per_s").value)});
+        if (const auto error = iteration.value.relative_error()) errors.push_back(std::fabs(*error));
+    }
+    table.print(out, "  ");
+    if (errors.empty()) return;
+    out << "\n  iteration time, |error| over " << errors.size() << " scenario(s): median " << fixed(100 * median(errors), 2)
+        << " %, max " << fixed(100 * *std::max_element(errors.begin(), errors.end()), 2) << " %\n";
+}
+
+nlohmann::ordered_json validations_json(const std::vector<Validation>& rows) {
+    auto out = nlohmann::ordered_json::array();
+    for (const auto& row : rows)
+        out.push_back({{"scenario", row.scenario},
+                       {"comparison", comparison_json(row.comparison, row.measured, "measured run " + std::to_string(row.measured.id),
+                                                      row.predicted, "prediction")}});
+    return out;
+}
+
+int run_validate(const ValidateOptions& options) {
+    if (!std::filesystem::exists(options.profile)) throw InputError(options.profile + ": no such profile file");
+    if (!std::filesystem::exists(options.db_path))
+        throw InputError(options.db_path + ": no runs database (the measurements are read from it; give --db FILE)");
+    const RunStore store(options.db_path);
+    const auto profile = std::filesystem::absolute(options.profile).string();
+
+    // Every scenario must load and have its measurement before anything is simulated.
+    std::vector<Run> measured;
+    std::vector<std::vector<std::string>> arguments;
+    for (const auto& path : options.scenarios) {
+        const auto scenario = load_scenario_file(path, options.overrides);
+        auto found = stored_measurement(store, scenario);
+        if (!found)
+            throw InputError(path + ": no measured run of this scenario in " + options.db_path +
+                             " (measure it first: mpirun -np N build/bin/dtsim-runtime measure " + path + " --db " +
+                             options.db_path + ", with the same --set options)");
+        measured.push_back(std::move(*found));
+        auto with_profile = options.overrides;
+        with_profile.push_back("profile=" + profile);
+        load_scenario_file(path, with_profile);  // a profile that does not fit the scenario fails here
+        std::vector<std::string> args{"simulate", path, "--quiet"};
+        for (const auto& o : with_profile) args.insert(args.end(), {"--set", o});
+        arguments.push_back(std::move(args));
+    }
+    const int jobs = options.jobs > 0 ? options.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    size_t done = 0;
+    const auto results = run_children(arguments, jobs, "--json", [&](size_t i, const ChildResult& result) {
+        std::cerr << "[" << ++done << "/" << arguments.size() << "] " << options.scenarios[i]
+                  << (result.exit_code == 0 ? " simulated" : " FAILED") << "\n";
+    });
+
+    std::vector<Validation> rows;
+    int worst = exit_code::ok;
+    for (size_t i = 0; i < results.size(); ++i) {
+        if (results[i].exit_code != 0) {
+            std::cerr << options.scenarios[i] << ": the simulation failed (exit " << results[i].exit_code << "):\n"
+                      << results[i].error_text;
+            worst = std::max(worst, results[i].exit_code);
+            continue;
+        }
+        Run predicted;
+        predicted.kind = RunKind::predicted;
+        predicted.summary = summary_from_json(nlohmann::json::parse(results[i].output_json));
+        predicted.strategy = measured[i].strategy;
+        auto comparison = compare_runs(measured[i], predicted);
+        rows.push_back({options.scenarios[i], measured[i], std::move(predicted), std::move(comparison)});
+    }
+    print_validations(std::cout, rows, options.profile);
+    if (!options.json_path.empty()) {
+        std::ofstream out(options.json_path, std::ios::binary);
+        out << validations_json(rows).dump(2) << "\n";
+        if (!out) throw std::runtime_error(options.json_path + ": cannot write JSON output");
+    }
+    return worst;
+}
+
+}  // namespace
+
+void add_validate_command(CLI::App& app, int& exit_code) {
+    auto options = std::make_shared<ValidateOptions>();
+    auto* cmd = app.add_subcommand("validate", "Measured runs of scenarios against their simulation with a profile");
+    cmd->add_option("scenarios", options->scenarios, "Scenario files, each measured before with dtsim-runtime measure")
+        ->required();
+    cmd->add_option("--profile", options->profile, "Profile to simulate with (dtsim fit's output)")->required();
+    cmd->add_option("--db", options->db_path, "Runs database holding the measurements")->capture_default_str();
+    cmd->add_option("--set", options->overrides, "key.path=value, applied to every scenario as it was when measured");
+    cmd->add_option("--json", options->json_path, "Also write the comparisons as JSON");
+    cmd->add_option("--jobs", options->jobs, "Simulations at a time (default: one per core)");
+    cmd->callback([options, &exit_code] { exit_code = run_validate(*options); });
+}
+
+}  // namespace dtsim::cli

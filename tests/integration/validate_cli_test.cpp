@@ -1,0 +1,78 @@
+// `dtsim validate` end to end: a stored measurement against the simulation with a profile, and refusals.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+#include "dtsim/run_store.hpp"
+#include "dtsim/scenario.hpp"
+#include "test_support.hpp"
+
+using namespace dtsim;
+
+namespace {
+
+const std::vector<std::string> kSets{"cluster.nodes=2", "training.iterations=3"};
+
+std::string shipped(const char* folder, const char* file) { return (test::source_dir() / folder / file).string(); }
+
+nlohmann::json read_json_file(const std::string& path) {
+    std::ifstream in(path);
+    return nlohmann::json::parse(in);
+}
+
+}  // namespace
+
+TEST_CASE("dtsim validate reports the exact error of the simulation against the stored measurement", "[integration][validate]") {
+    test::TempDir dir;
+    const auto scenario = shipped("scenarios", "resnet50-h100-ring.yaml");
+    const auto profile = shipped("data/profiles", "dgx-h100.datasheet.json");
+    const auto db = dir.file("runs.db");
+    // A measurement of that scenario with those overrides, stored as dtsim-runtime measure stores one.
+    const auto loaded = load_scenario_file(scenario, kSets);
+    Run measured;
+    measured.kind = RunKind::measured;
+    measured.scenario_name = loaded.name;
+    measured.scenario_hash = loaded.hash;
+    measured.scenario_text = loaded.canonical_text;
+    measured.strategy = "allreduce/ring";
+    measured.summary.gpus = loaded.cluster.gpus();
+    measured.summary.iteration_time_s = 0.005;
+    measured.summary.samples_per_s = 1000;
+    RunStore(db).append(measured);
+
+    const auto simulated = test::run_dtsim({"simulate", scenario, "--quiet", "--set", kSets[0], "--set", kSets[1], "--set",
+                                            "profile=" + profile, "--json", dir.file("predicted.json")});
+    REQUIRE(simulated.exit_code == 0);
+    const auto predicted = read_json_file(dir.file("predicted.json"));
+    const double predicted_s = predicted["iteration_time_s"].get<double>();
+    const double predicted_rate = predicted["samples_per_s"].get<double>();
+
+    const auto result = test::run_dtsim({"validate", scenario, "--profile", profile, "--db", db, "--set", kSets[0], "--set", kSets[1],
+                                         "--json", dir.file("validate.json")});
+    CAPTURE(result.output);
+    REQUIRE(result.exit_code == 0);
+    CHECK_THAT(result.output, Catch::Contains("over 1 scenario(s): median"));
+    const auto rows = read_json_file(dir.file("validate.json"));
+    REQUIRE(rows.size() == 1);
+    const auto& metrics = rows[0]["comparison"]["metrics"];
+    CHECK(metrics["iteration_time_s"]["relative_error"].get<double>() == Approx(predicted_s / 0.005 - 1).epsilon(1e-12));
+    CHECK(metrics["samples_per_s"]["relative_error"].get<double>() == Approx(predicted_rate / 1000 - 1).epsilon(1e-12));
+    CHECK(rows[0]["comparison"]["reference"]["kind"] == "measured");
+}
+
+TEST_CASE("dtsim validate refuses a scenario without a stored measurement, naming how to measure it", "[integration][validate]") {
+    test::TempDir dir;
+    const auto scenario = shipped("scenarios", "resnet50-h100-ring.yaml");
+    const auto profile = shipped("data/profiles", "dgx-h100.datasheet.json");
+    const auto db = dir.file("runs.db");
+    // Only a prediction is stored: it is not a measurement.
+    REQUIRE(test::run_dtsim({"simulate", scenario, "--quiet", "--set", kSets[0], "--set", kSets[1], "--db", db}).exit_code == 0);
+    const auto result = test::run_dtsim({"validate", scenario, "--profile", profile, "--db", db, "--set", kSets[0], "--set", kSets[1]});
+    CAPTURE(result.output);
+    CHECK(result.exit_code == 2);
+    CHECK_THAT(result.output, Catch::Contains("no measured run of this scenario") && Catch::Contains("dtsim-runtime measure"));
+    const auto missing = test::run_dtsim({"validate", scenario, "--profile", dir.file("nope.json"), "--db", db});
+    CHECK(missing.exit_code == 2);
+    CHECK_THAT(missing.output, Catch::Contains("nope.json: no such profile file"));
+}
