@@ -4,6 +4,7 @@
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
 
+#include <deque>
 #include <functional>
 #include <string>
 #include <unordered_map>
@@ -64,7 +65,7 @@ public:
     /// Registers an actor for deadlock reports; returns its slot.
     int register_actor(std::string name);
     ActorState& state(int slot) { return states_[static_cast<size_t>(slot)]; }
-    const std::vector<ActorState>& states() const { return states_; }
+    const std::deque<ActorState>& states() const { return states_; }
 
     /// The point-to-point mailbox from one rank to another. A collective that runs several message
     /// streams between the same ranks at once (the two trees of a double binary tree) keeps them
@@ -84,7 +85,8 @@ public:
     void record(int rank, Lane lane, const char* name, int iteration, int index, double start_s, double bytes = 0);
 
 private:
-    std::vector<ActorState> states_;
+    // A deque: actors keep a reference to their state while a node failure registers the next epoch's.
+    std::deque<ActorState> states_;
     long long pair_key(int from, int to) const { return static_cast<long long>(from) * (workers + 1LL) + to; }
     std::unordered_map<long long, simgrid::s4u::Mailbox*> mailboxes_;
     std::unordered_map<long long, double> route_latencies_;
