@@ -6,7 +6,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "phase_error_model.hpp"
+#include "metric_error_model.hpp"
 #include "timeline_view.hpp"
 #include "timeline_widget.hpp"
 
@@ -14,7 +14,7 @@ namespace dtsim::gui {
 
 CompareView::CompareView(QWidget* parent)
     : QWidget(parent), first_title_(new QLabel(this)), second_title_(new QLabel(this)), first_(new TimelineWidget(this)),
-      second_(new TimelineWidget(this)), errors_(new PhaseErrorModel(this)) {
+      second_(new TimelineWidget(this)), errors_(new MetricErrorModel(this)) {
     auto* table = new QTableView(this);
     table->setModel(errors_);
     table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);

@@ -10,7 +10,7 @@ class QLabel;
 
 namespace dtsim::gui {
 
-class PhaseErrorModel;
+class MetricErrorModel;
 class TimelineWidget;
 
 class CompareView : public QWidget {
@@ -20,14 +20,14 @@ public:
     void show_runs(std::shared_ptr<const LoadedRun> first, std::shared_ptr<const LoadedRun> second);
     TimelineWidget* first() const { return first_; }
     TimelineWidget* second() const { return second_; }
-    PhaseErrorModel* errors() const { return errors_; }
+    MetricErrorModel* errors() const { return errors_; }
 
 private:
     QLabel* first_title_;
     QLabel* second_title_;
     TimelineWidget* first_;
     TimelineWidget* second_;
-    PhaseErrorModel* errors_;
+    MetricErrorModel* errors_;
     std::shared_ptr<const LoadedRun> runs_[2];
 };
 

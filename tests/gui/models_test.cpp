@@ -5,7 +5,7 @@
 #include "dtsim/run_store.hpp"
 #include "dtsim/temporary_directory.hpp"
 #include "gui_fixtures.hpp"
-#include "phase_error_model.hpp"
+#include "metric_error_model.hpp"
 #include "run_list_model.hpp"
 #include "scaling_series.hpp"
 
@@ -45,8 +45,8 @@ TEST_CASE("gui::RunListModel: passes the model tester, sorts numbers as numbers 
     CHECK(model.row_of_id(99) == -1);
 }
 
-TEST_CASE("gui::PhaseErrorModel: passes the model tester and shows dtsim compare's errors against the measurement", "[gui]") {
-    PhaseErrorModel model;
+TEST_CASE("gui::MetricErrorModel: passes the model tester and shows dtsim compare's errors against the measurement", "[gui]") {
+    MetricErrorModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
     const auto predicted = test::synthetic_run(2, 2, RunKind::predicted);
     const auto measured = test::synthetic_run(2, 2, RunKind::measured, 1.25);
@@ -57,15 +57,15 @@ TEST_CASE("gui::PhaseErrorModel: passes the model tester and shows dtsim compare
     // Every time of the prediction is 1/1.25 of the measurement's: 20 % short; shares are equal.
     for (const char* label : {"iteration time", "compute per iteration", "communication per iteration", "waiting per iteration",
                               "exposed communication"}) {
-        const auto rows = model.match(model.index(0, PhaseErrorModel::metric), Qt::DisplayRole, QString::fromLatin1(label));
+        const auto rows = model.match(model.index(0, MetricErrorModel::metric), Qt::DisplayRole, QString::fromLatin1(label));
         REQUIRE(rows.size() == 1);
-        CHECK(model.data(model.index(rows[0].row(), PhaseErrorModel::error)).toString() == QStringLiteral("-20.00 %"));
+        CHECK(model.data(model.index(rows[0].row(), MetricErrorModel::error)).toString() == QStringLiteral("-20.00 %"));
     }
-    const auto share = model.match(model.index(0, PhaseErrorModel::metric), Qt::DisplayRole, QStringLiteral("compute share"));
+    const auto share = model.match(model.index(0, MetricErrorModel::metric), Qt::DisplayRole, QStringLiteral("compute share"));
     REQUIRE(share.size() == 1);
-    CHECK(model.data(model.index(share[0].row(), PhaseErrorModel::error)).toString() == QStringLiteral("+0.00 %"));
-    CHECK(model.data(model.index(share[0].row(), PhaseErrorModel::reference)).toString() == QStringLiteral("62.5 %"));
-    CHECK(model.headerData(PhaseErrorModel::reference, Qt::Horizontal).toString() == QStringLiteral("B"));
+    CHECK(model.data(model.index(share[0].row(), MetricErrorModel::error)).toString() == QStringLiteral("+0.00 %"));
+    CHECK(model.data(model.index(share[0].row(), MetricErrorModel::reference)).toString() == QStringLiteral("62.5 %"));
+    CHECK(model.headerData(MetricErrorModel::reference, Qt::Horizontal).toString() == QStringLiteral("B"));
     model.set_comparison({}, {}, {});
     CHECK(model.rowCount() == 0);
 }

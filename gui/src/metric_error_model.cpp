@@ -1,8 +1,8 @@
-#include "phase_error_model.hpp"
+#include "metric_error_model.hpp"
 
 namespace dtsim::gui {
 
-void PhaseErrorModel::set_comparison(std::vector<MetricComparison> rows, const QString& reference_label, const QString& other_label) {
+void MetricErrorModel::set_comparison(std::vector<MetricComparison> rows, const QString& reference_label, const QString& other_label) {
     beginResetModel();
     rows_ = std::move(rows);
     reference_ = reference_label;
@@ -11,11 +11,11 @@ void PhaseErrorModel::set_comparison(std::vector<MetricComparison> rows, const Q
     emit headerDataChanged(Qt::Horizontal, 0, column_count - 1);
 }
 
-int PhaseErrorModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(rows_.size()); }
+int MetricErrorModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(rows_.size()); }
 
-int PhaseErrorModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : column_count; }
+int MetricErrorModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : column_count; }
 
-QVariant PhaseErrorModel::data(const QModelIndex& index, int role) const {
+QVariant MetricErrorModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
     if (role == Qt::TextAlignmentRole)
         return index.column() == metric ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
@@ -30,7 +30,7 @@ QVariant PhaseErrorModel::data(const QModelIndex& index, int role) const {
     }
 }
 
-QVariant PhaseErrorModel::headerData(int section, Qt::Orientation orientation, int role) const {
+QVariant MetricErrorModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
     case metric: return QStringLiteral("metric");

@@ -8,7 +8,7 @@
 
 namespace dtsim::gui {
 
-class PhaseErrorModel : public QAbstractTableModel {
+class MetricErrorModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column { metric, reference, other, error, column_count };
