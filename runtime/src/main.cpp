@@ -64,15 +64,29 @@ int main(int argc, char** argv) {
     measure->add_option("--trace", measure_options.outputs.trace_path, "Write a Chrome/Perfetto trace of the timeline");
     measure->add_option("--db", measure_options.outputs.db_path, "Append the run to this SQLite runs database");
     std::string compute = "busy";
-    measure->add_option("--compute", compute, "busy: busy-wait each layer's modelled time; gemm: run each layer's FLOPs as "
-                                              "fp32 GEMMs on the CPU (zoo models)")
-        ->check(CLI::IsMember({"busy", "gemm"}))
+    measure->add_option("--compute", compute,
+                        "busy: spin for each layer's modelled time; sleep: sleep for it (an emulated device that takes no "
+                        "core: hosts with more ranks than cores, such as the one-machine testbed); gemm: run each layer's "
+                        "FLOPs as fp32 GEMMs on the CPU (zoo models)")
+        ->check(CLI::IsMember({"busy", "sleep", "gemm"}))
+        ->capture_default_str();
+    std::string poll_text = "0";
+    measure->add_option("--poll-interval", poll_text,
+                        "wait on MPI requests by testing them and sleeping this long in between, e.g. 20us, so that waiting "
+                        "ranks leave their cores to the network stack (hosts with more ranks than cores); 0: MPI's own "
+                        "blocking waits, which spin")
         ->capture_default_str();
     measure->add_flag("--verify", measure_options.verify,
                       "check every synchronised gradient against the exact sum over workers (costs time)");
 
     try {
         app.parse(argc, argv);
+        if (measure->parsed()) {
+            const auto poll = dtsim::parse_seconds(poll_text);
+            if (!poll || *poll < 0 || *poll > 0.01)
+                throw dtsim::InputError("--poll-interval: expected a duration from 0 to 10ms such as 20us, got '" + poll_text + "'");
+            measure_options.poll_interval_s = *poll;
+        }
         if (calibrate->parsed()) {
             options.plan.min_bytes = size_option(min_text, "--min");
             if (!max_text.empty()) options.plan.max_bytes = size_option(max_text, "--max");
@@ -98,7 +112,9 @@ int main(int argc, char** argv) {
         return dtsim::exit_code::bad_input;
     }
     const bool measuring = measure->parsed();
-    measure_options.gemm_compute = compute == "gemm";
+    measure_options.compute = compute == "gemm"    ? dtsim::runtime::ComputeMode::gemm
+                              : compute == "sleep" ? dtsim::runtime::ComputeMode::sleep
+                                                   : dtsim::runtime::ComputeMode::busy;
     options.command_line = joined(argc, argv);
     if (!measuring && options.backend == "mpi") options.pinned_algorithms = dtsim::runtime::pin_mpi_collective_algorithms();
 

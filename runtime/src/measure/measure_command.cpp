@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "../cpu_device.hpp"
+#include "../mpi_waiting.hpp"
 #include "allreduce_worker.hpp"
 #include "dtsim/input_error.hpp"
 #include "dtsim/units.hpp"
@@ -68,7 +69,8 @@ AllReduceGroups allreduce_groups(const Scenario& scenario, int rank, MPI_Comm wo
 
 int run_measure(const MeasureOptions& options, const MpiContext& context) {
     const auto scenario = load_scenario_file(options.scenario, options.overrides);
-    if (const auto refusal = measure_refusal(scenario, context.size(), options.gemm_compute)) throw InputError(*refusal);
+    set_wait_sleep(options.poll_interval_s);
+    if (const auto refusal = measure_refusal(scenario, context.size(), options.compute == ComputeMode::gemm)) throw InputError(*refusal);
 
     const int workers = scenario.cluster.gpus();
     const bool is_worker = context.rank() < workers;
@@ -79,7 +81,7 @@ int run_measure(const MeasureOptions& options, const MpiContext& context) {
     SpanLog log(context.rank(), scenario.training.iterations);
     CpuDevice device;
     std::optional<LayerGemms> gemms;
-    if (options.gemm_compute && is_worker)
+    if (options.compute == ComputeMode::gemm && is_worker)
         gemms.emplace(device, load_zoo_model(scenario.model.name, scenario.file), scenario.model.batch_per_gpu);
     MeasureSetup setup{scenario,
                        make_buckets(scenario.model, scenario.training.strategy.bucket_bytes),
@@ -91,6 +93,7 @@ int run_measure(const MeasureOptions& options, const MpiContext& context) {
                        allreduce_groups(scenario, context.rank(), worker_comm),
                        clock,
                        log,
+                       options.compute,
                        gemms ? &*gemms : nullptr,
                        options.verify};
     if (scenario.training.strategy.kind == StrategyKind::allreduce)

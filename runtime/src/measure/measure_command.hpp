@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "../mpi_context.hpp"
+#include "modelled_compute.hpp"
 #include "dtsim/run_outputs.hpp"
 
 namespace dtsim::runtime {
@@ -14,7 +15,8 @@ struct MeasureOptions {
     std::vector<std::string> overrides;
     RunOutputs outputs;
     bool verify = false;  // check every synchronised gradient against the exact sum
-    bool gemm_compute = false;  // each layer as GEMMs on the CPU device instead of busy-waiting its modelled time
+    ComputeMode compute = ComputeMode::busy;
+    double poll_interval_s = 0;  // > 0: waits on MPI test and sleep this long in between (mpi_waiting.hpp)
 };
 
 /// Returns the exit code. Throws InputError (identically on every rank) for a scenario it refuses.

@@ -9,6 +9,7 @@
 #include "aligned_clock.hpp"
 #include "dtsim/buckets.hpp"
 #include "layer_gemms.hpp"
+#include "modelled_compute.hpp"
 #include "ring_allreduce.hpp"
 #include "dtsim/scenario.hpp"
 #include "span_log.hpp"
@@ -26,7 +27,8 @@ struct MeasureSetup {
     AllReduceGroups groups;                // what the strategy's all-reduce runs over
     const AlignedClock& clock;
     SpanLog& log;
-    LayerGemms* gemms = nullptr;           // compute as GEMMs on the device; nullptr: busy-wait the modelled times
+    ComputeMode compute = ComputeMode::busy;
+    LayerGemms* gemms = nullptr;           // with ComputeMode::gemm: the layers' GEMMs on the device
     bool verify = false;                   // check every synchronised gradient against the known sum
     std::atomic<std::size_t> wrong_sums{0};  // elements that failed the check, on this rank
 };

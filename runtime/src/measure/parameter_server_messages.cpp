@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "../mpi_waiting.hpp"
 #include "gradient_data.hpp"
 
 namespace dtsim::runtime {
@@ -15,25 +16,25 @@ void start_reply(const MeasureSetup& setup, const float* values, const Shard& sh
     MPI_Isend(values, static_cast<int>(shard.count), MPI_FLOAT, worker, bucket, setup.world, &requests.back());
 }
 
-void pull_bucket(MeasureSetup& setup, std::vector<float>& values, int iteration, int bucket) {
+PostedPull post_pull(const MeasureSetup& setup, std::vector<float>& values, int bucket) {
     const auto shards = shards_of_bucket(values.size(), bucket, setup.servers, setup.scenario.training.strategy.sharding);
-    std::vector<double> sent_at(shards.size(), 0);
-    std::vector<MPI_Request> requests;
-    const double start = setup.clock.now();
+    PostedPull pull{bucket, std::vector<double>(shards.size(), 0), std::vector<MPI_Request>(2 * shards.size())};
     for (size_t s = 0; s < shards.size(); ++s) {
         const int server_rank = setup.workers + shards[s].server;
-        requests.emplace_back();
-        MPI_Irecv(&sent_at[s], 1, MPI_DOUBLE, server_rank, kReplyTimeTagBase + bucket, setup.world, &requests.back());
-        requests.emplace_back();
+        MPI_Irecv(&pull.sent_at[s], 1, MPI_DOUBLE, server_rank, kReplyTimeTagBase + bucket, setup.world, &pull.requests[2 * s]);
         MPI_Irecv(values.data() + shards[s].first, static_cast<int>(shards[s].count), MPI_FLOAT, server_rank, bucket, setup.world,
-                  &requests.back());
+                  &pull.requests[2 * s + 1]);
     }
-    MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+    return pull;
+}
+
+void finish_pull(MeasureSetup& setup, PostedPull& pull, int iteration) {
+    const double start = setup.clock.now();
+    wait_all(pull.requests);
     const double end = setup.clock.now();
-    // Until the last server started sending, the worker was waiting for it; after, it was communicating.
-    const double transfer_start = std::clamp(*std::max_element(sent_at.begin(), sent_at.end()), start, end);
-    if (transfer_start > start) setup.log.add(Lane::wait, "wait: servers", iteration, bucket, start, transfer_start);
-    setup.log.add(Lane::comm, "pull", iteration, bucket, transfer_start, end, setup.plan.buckets[static_cast<size_t>(bucket)].bytes);
+    const double transfer_start = std::clamp(*std::max_element(pull.sent_at.begin(), pull.sent_at.end()), start, end);
+    if (transfer_start > start) setup.log.add(Lane::wait, "wait: servers", iteration, pull.bucket, start, transfer_start);
+    setup.log.add(Lane::comm, "pull", iteration, pull.bucket, transfer_start, end, setup.plan.buckets[static_cast<size_t>(pull.bucket)].bytes);
 }
 
 std::vector<HeldShard> shards_held_by(const MeasureSetup& setup, int server) {

@@ -20,9 +20,19 @@ inline constexpr int kClockTag = (1 << 21) + 1;
 void start_reply(const MeasureSetup& setup, const float* values, const Shard& shard, int worker, int bucket, double& send_time,
                  std::vector<MPI_Request>& requests);
 
-/// A worker's pull of bucket `bucket` into `values`: the replies of every server holding a shard. Records
-/// the wait for the servers and the transfer as separate spans.
-void pull_bucket(MeasureSetup& setup, std::vector<float>& values, int iteration, int bucket);
+/// A worker's pull of one bucket: the replies of every server holding a shard of it. Posted at the start of
+/// the iteration, as the simulator's worker does, so that a bucket's reply flows while later buckets are
+/// still being pushed; finished in bucket order once every push is out.
+struct PostedPull {
+    int bucket = 0;
+    std::vector<double> sent_at;  // each server's aligned clock when it started its reply
+    std::vector<MPI_Request> requests;
+};
+/// `values` receives the updated bucket and must not be touched until finish_pull.
+PostedPull post_pull(const MeasureSetup& setup, std::vector<float>& values, int bucket);
+/// Waits for the replies and records the wait for the servers and the transfer as separate spans: until
+/// the last server started sending the worker was waiting for it, after that it was communicating.
+void finish_pull(MeasureSetup& setup, PostedPull& pull, int iteration);
 
 /// The shards of every bucket that server `server` holds, with room for one shard per worker.
 struct HeldShard {

@@ -4,6 +4,7 @@
 
 #include "half_precision.hpp"
 #include "int8_quantization.hpp"
+#include "../mpi_waiting.hpp"
 
 namespace dtsim::runtime {
 namespace {
@@ -27,8 +28,8 @@ void ring(Element* data, std::size_t n, MPI_Datatype type, Add add, MPI_Comm com
         std::vector<Element> incoming(n / w + 1);
         for (int s = 0; s < size - 1; ++s) {
             const int send_chunk = rank - s, receive_chunk = rank - s - 1;
-            MPI_Sendrecv(data + first(send_chunk), count(send_chunk), type, right, tag, incoming.data(), count(receive_chunk),
-                         type, left, tag, comm, MPI_STATUS_IGNORE);
+            sendrecv(data + first(send_chunk), count(send_chunk), type, right, tag, incoming.data(), count(receive_chunk),
+                         type, left, tag, comm);
             Element* target = data + first(receive_chunk);
             for (int j = 0; j < count(receive_chunk); ++j) target[j] = add(target[j], incoming[static_cast<std::size_t>(j)]);
         }
@@ -37,8 +38,8 @@ void ring(Element* data, std::size_t n, MPI_Datatype type, Add add, MPI_Comm com
     // The all-gather passes complete chunks around.
     for (int s = 0; s < size - 1; ++s) {
         const int send_chunk = rank + 1 - s, receive_chunk = rank - s;
-        MPI_Sendrecv(data + first(send_chunk), count(send_chunk), type, right, tag, data + first(receive_chunk),
-                     count(receive_chunk), type, left, tag, comm, MPI_STATUS_IGNORE);
+        sendrecv(data + first(send_chunk), count(send_chunk), type, right, tag, data + first(receive_chunk),
+                     count(receive_chunk), type, left, tag, comm);
     }
 }
 
@@ -70,8 +71,8 @@ void ring_allgather(std::vector<unsigned char>& blocks, std::size_t block_bytes,
     const auto block = [&](int b) { return blocks.data() + static_cast<std::size_t>((b % size + size) % size) * block_bytes; };
     const int right = (rank + 1) % size, left = (rank - 1 + size) % size;
     for (int s = 0; s < size - 1; ++s)
-        MPI_Sendrecv(block(rank - s), static_cast<int>(block_bytes), MPI_BYTE, right, tag, block(rank - s - 1),
-                     static_cast<int>(block_bytes), MPI_BYTE, left, tag, comm, MPI_STATUS_IGNORE);
+        sendrecv(block(rank - s), static_cast<int>(block_bytes), MPI_BYTE, right, tag, block(rank - s - 1),
+                     static_cast<int>(block_bytes), MPI_BYTE, left, tag, comm);
 }
 
 void ring_allreduce_int8(std::vector<float>& values, MPI_Comm comm, int tag) {
@@ -87,8 +88,8 @@ void ring_allreduce_int8(std::vector<float>& values, MPI_Comm comm, int tag) {
     std::vector<unsigned char> outgoing(int8_message_bytes(n / w + 1)), incoming(outgoing.size());
     auto exchange = [&](int send_chunk, int receive_chunk) {
         const auto out_bytes = int8_message_bytes(count(send_chunk)), in_bytes = int8_message_bytes(count(receive_chunk));
-        MPI_Sendrecv(outgoing.data(), static_cast<int>(out_bytes), MPI_BYTE, right, tag, incoming.data(), static_cast<int>(in_bytes),
-                     MPI_BYTE, left, tag, comm, MPI_STATUS_IGNORE);
+        sendrecv(outgoing.data(), static_cast<int>(out_bytes), MPI_BYTE, right, tag, incoming.data(), static_cast<int>(in_bytes),
+                     MPI_BYTE, left, tag, comm);
     };
     for (int s = 0; s < size - 1; ++s) {
         const int send_chunk = rank - s, receive_chunk = rank - s - 1;

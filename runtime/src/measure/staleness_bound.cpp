@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "../mpi_waiting.hpp"
 #include "parameter_server_messages.hpp"
 
 namespace dtsim::runtime {
@@ -11,7 +12,7 @@ void wait_for_staleness_bound(MeasureSetup& setup, int iteration) {
     const int request[2] = {iteration, 1};  // iterations completed, and a reply wanted
     MPI_Send(request, 2, MPI_INT, setup.workers, kClockTag, setup.world);
     int go = 0;
-    MPI_Recv(&go, 1, MPI_INT, setup.workers, kClockTag, setup.world, MPI_STATUS_IGNORE);
+    receive(&go, 1, MPI_INT, setup.workers, kClockTag, setup.world);
     setup.log.add(Lane::wait, "wait: staleness bound", iteration, 0, start, setup.clock.now());
 }
 
@@ -22,9 +23,7 @@ void report_training_done(const MeasureSetup& setup) {
 
 StalenessBound::StalenessBound(const MeasureSetup& setup) : setup_(setup), completed_(static_cast<size_t>(setup.workers), 0) {}
 
-void StalenessBound::receive(int worker) {
-    int message[2] = {0, 0};
-    MPI_Recv(message, 2, MPI_INT, worker, kClockTag, setup_.world, MPI_STATUS_IGNORE);
+void StalenessBound::receive(int worker, const int message[2]) {
     completed_[static_cast<size_t>(worker)] = message[0];
     if (message[1]) waiting_.push_back({worker, message[0]});
     else ++finished_;

@@ -17,8 +17,9 @@ void report_training_done(const MeasureSetup& setup);
 class StalenessBound {
 public:
     explicit StalenessBound(const MeasureSetup& setup);
-    /// Receives the clock message MPI_Probe found from `worker`, and lets go every worker the bound allows.
-    void receive(int worker);
+    /// Takes a clock message {iterations completed, reply wanted} from `worker`, and lets go every worker
+    /// the bound allows.
+    void receive(int worker, const int message[2]);
     /// Every worker has said its last word and nobody waits.
     bool done() const { return finished_ == static_cast<int>(completed_.size()) && waiting_.empty(); }
 

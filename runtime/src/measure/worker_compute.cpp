@@ -1,6 +1,6 @@
 #include "worker_compute.hpp"
 
-#include "busy_compute.hpp"
+#include "modelled_compute.hpp"
 #include "dtsim/straggler_model.hpp"
 
 namespace dtsim::runtime {
@@ -11,11 +11,12 @@ void compute_iteration(MeasureSetup& setup, int iteration, const std::function<v
     auto record = [&](const char* name, int index, double start) {
         setup.log.add(Lane::compute, name, iteration, index, start, setup.clock.now());
     };
-    // Modelled times are busy-waited; with GEMMs the device's own time is slowed by the straggler factor.
-    auto busy = [&](const char* name, int index, double seconds) {
+    // Modelled times hold the device (spinning or sleeping); with GEMMs the device's own time is slowed by
+    // the straggler factor, spinning.
+    auto modelled = [&](const char* name, int index, double seconds) {
         if (seconds <= 0) return;
         const double start = setup.clock.now();
-        busy_wait(seconds);
+        hold_device(seconds, setup.compute);
         record(name, index, start);
     };
     std::size_t next_layer = setup.gemms ? setup.gemms->layers() : 0;  // backward walks the layers in reverse
@@ -23,31 +24,31 @@ void compute_iteration(MeasureSetup& setup, int iteration, const std::function<v
         if (layers == 0) return;
         const double start = setup.clock.now();
         for (int l = 0; l < layers; ++l) setup.gemms->backward(--next_layer);
-        busy_wait((effect.factor - 1) * (setup.clock.now() - start));
+        hold_device((effect.factor - 1) * (setup.clock.now() - start), ComputeMode::busy);
         record(name, index, start);
     };
 
-    busy("pause", 0, effect.pause_s);
+    modelled("pause", 0, effect.pause_s);
     if (setup.gemms) {
         const double start = setup.clock.now();
         for (std::size_t l = 0; l < setup.gemms->layers(); ++l) setup.gemms->forward(l);
-        busy_wait((effect.factor - 1) * (setup.clock.now() - start) + effect.extra_s);
+        hold_device((effect.factor - 1) * (setup.clock.now() - start) + effect.extra_s, ComputeMode::busy);
         record("forward", 0, start);
     } else {
-        busy("forward", 0, setup.scenario.model.forward_s() * effect.factor + effect.extra_s);
+        modelled("forward", 0, setup.scenario.model.forward_s() * effect.factor + effect.extra_s);
     }
     const bool overlap = setup.scenario.training.strategy.overlap;
     for (size_t k = 0; k < buckets.size(); ++k) {
         if (setup.gemms)
             gemm_backward("backward", static_cast<int>(k), buckets[k].layers);
         else
-            busy("backward", static_cast<int>(k), buckets[k].backward_s * effect.factor);
+            modelled("backward", static_cast<int>(k), buckets[k].backward_s * effect.factor);
         if (overlap) bucket_ready(static_cast<int>(k));
     }
     if (setup.gemms)
         gemm_backward("backward", static_cast<int>(buckets.size()), setup.plan.trailing_layers);
     else
-        busy("backward", static_cast<int>(buckets.size()), setup.plan.trailing_backward_s * effect.factor);
+        modelled("backward", static_cast<int>(buckets.size()), setup.plan.trailing_backward_s * effect.factor);
     if (!overlap)
         for (size_t k = 0; k < buckets.size(); ++k) bucket_ready(static_cast<int>(k));
 }
