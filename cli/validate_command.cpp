@@ -1,6 +1,7 @@
-// `dtsim validate SCENARIO... --profile P`: each scenario's stored measurement (a run of kind `measured`
-// that `dtsim-runtime measure` wrote for exactly that scenario) against a simulation of it with the profile,
-// in one table with the error per scenario, the median and the max.
+// `dtsim validate SCENARIO... [--profile P]`: each scenario's stored measurements (runs of kind `measured`
+// that `dtsim-runtime measure` wrote for exactly that scenario; with repetitions, the median one) against a
+// simulation of it with the profile (or the scenario's own `profile:`), in one table with the error per
+// scenario, the median and the max.
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -36,26 +37,29 @@ struct ValidateOptions {
 struct Validation {
     std::string scenario;
     Run measured;
+    size_t measurements = 1;  // stored measured runs of the scenario; `measured` is their median
     Run predicted;
     RunComparison comparison;
 };
 
-// The newest measured run of exactly this scenario (same canonical text, so the same overrides).
-std::optional<Run> stored_measurement(const RunStore& store, const Scenario& scenario) {
-    std::optional<std::int64_t> newest;
+// The measured runs of exactly this scenario (same canonical text, so the same overrides). A measurement
+// on a shared machine varies from run to run; with repetitions the one of median iteration time stands
+// for them (the lower of the two middle ones for an even count), so one outlier does not decide.
+std::vector<Run> stored_measurements(const RunStore& store, const Scenario& scenario) {
+    std::vector<Run> runs;
     for (const auto& entry : store.list())
-        if (entry.kind == RunKind::measured && fnv1a_hex(entry.scenario_text) == scenario.hash &&
-            (!newest || entry.id > *newest))
-            newest = entry.id;
-    if (!newest) return std::nullopt;
-    return store.load(*newest);
+        if (entry.kind == RunKind::measured && fnv1a_hex(entry.scenario_text) == scenario.hash) runs.push_back(*store.load(entry.id));
+    std::sort(runs.begin(), runs.end(), [](const Run& a, const Run& b) {
+        return std::make_pair(a.summary.iteration_time_s, a.id) < std::make_pair(b.summary.iteration_time_s, b.id);
+    });
+    return runs;
 }
 
 void print_validations(std::ostream& out, const std::vector<Validation>& rows, const std::string& profile) {
-    out << "dtsim validate: predicted with " << profile << " against the stored measurements\n"
+    out << "dtsim validate: predicted with " << profile << " against the stored measurements (the median run of each)\n"
         << "  errors are (predicted - measured) / measured\n\n";
-    TextTable table({"scenario", "strategy", "GPUs", "measured", "predicted", "error", "throughput error"},
-                    {false, false, true, true, true, true, true});
+    TextTable table({"scenario", "strategy", "GPUs", "runs", "measured", "predicted", "error", "throughput error"},
+                    {false, false, true, true, true, true, true, true});
     std::vector<double> errors;
     for (const auto& row : rows) {
         const auto& metrics = row.comparison.metrics;
@@ -64,7 +68,7 @@ void print_validations(std::ostream& out, const std::vector<Validation>& rows, c
         };
         const auto iteration = find("iteration_time_s");
         table.add_row({row.scenario, row.measured.strategy, std::to_string(row.measured.summary.gpus),
-                       format_seconds(iteration.value.reference), format_seconds(iteration.value.other),
+                       std::to_string(row.measurements), format_seconds(iteration.value.reference), format_seconds(iteration.value.other),
                        format_relative_error(iteration.value), format_relative_error(find("samples_per_s").value)});
         if (const auto error = iteration.value.relative_error()) errors.push_back(std::fabs(*error));
     }
@@ -84,25 +88,30 @@ nlohmann::ordered_json validations_json(const std::vector<Validation>& rows) {
 }
 
 int run_validate(const ValidateOptions& options) {
-    if (!std::filesystem::exists(options.profile)) throw InputError(options.profile + ": no such profile file");
+    if (!options.profile.empty() && !std::filesystem::exists(options.profile))
+        throw InputError(options.profile + ": no such profile file");
     if (!std::filesystem::exists(options.db_path))
         throw InputError(options.db_path + ": no runs database (the measurements are read from it; give --db FILE)");
     const RunStore store(options.db_path);
-    const auto profile = std::filesystem::absolute(options.profile).string();
+    const auto profile = options.profile.empty() ? std::string() : std::filesystem::absolute(options.profile).string();
 
     // Every scenario must load and have its measurement before anything is simulated.
     std::vector<Run> measured;
+    std::vector<size_t> measurements;
     std::vector<std::vector<std::string>> arguments;
     for (const auto& path : options.scenarios) {
         const auto scenario = load_scenario_file(path, options.overrides);
-        auto found = stored_measurement(store, scenario);
-        if (!found)
+        if (profile.empty() && !scenario.profile)
+            throw InputError(path + ": the scenario names no profile; give --profile FILE");
+        auto found = stored_measurements(store, scenario);
+        if (found.empty())
             throw InputError(path + ": no measured run of this scenario in " + options.db_path +
                              " (measure it first: mpirun -np N build/bin/dtsim-runtime measure " + path + " --db " +
                              options.db_path + ", with the same --set options)");
-        measured.push_back(std::move(*found));
+        measurements.push_back(found.size());
+        measured.push_back(std::move(found[(found.size() - 1) / 2]));
         auto with_profile = options.overrides;
-        with_profile.push_back("profile=" + profile);
+        if (!profile.empty()) with_profile.push_back("profile=" + profile);
         load_scenario_file(path, with_profile);  // a profile that does not fit the scenario fails here
         std::vector<std::string> args{"simulate", path, "--quiet"};
         for (const auto& o : with_profile) args.insert(args.end(), {"--set", o});
@@ -129,9 +138,9 @@ int run_validate(const ValidateOptions& options) {
         predicted.summary = summary_from_json(nlohmann::json::parse(results[i].output_json));
         predicted.strategy = measured[i].strategy;
         auto comparison = compare_runs(measured[i], predicted);
-        rows.push_back({options.scenarios[i], measured[i], std::move(predicted), std::move(comparison)});
+        rows.push_back({options.scenarios[i], measured[i], measurements[i], std::move(predicted), std::move(comparison)});
     }
-    print_validations(std::cout, rows, options.profile);
+    print_validations(std::cout, rows, options.profile.empty() ? "each scenario's profile" : options.profile);
     if (!options.json_path.empty()) {
         std::ofstream out(options.json_path, std::ios::binary);
         out << validations_json(rows).dump(2) << "\n";
@@ -145,9 +154,10 @@ int run_validate(const ValidateOptions& options) {
 void add_validate_command(CLI::App& app, int& exit_code) {
     auto options = std::make_shared<ValidateOptions>();
     auto* cmd = app.add_subcommand("validate", "Measured runs of scenarios against their simulation with a profile");
-    cmd->add_option("scenarios", options->scenarios, "Scenario files, each measured before with dtsim-runtime measure")
+    cmd->add_option("scenarios", options->scenarios,
+                    "Scenario files, each measured before with dtsim-runtime measure (repeat a measurement: the median run is used)")
         ->required();
-    cmd->add_option("--profile", options->profile, "Profile to simulate with (dtsim fit's output)")->required();
+    cmd->add_option("--profile", options->profile, "Profile to simulate with (dtsim fit's output); default: each scenario's own");
     cmd->add_option("--db", options->db_path, "Runs database holding the measurements")->capture_default_str();
     cmd->add_option("--set", options->overrides, "key.path=value, applied to every scenario as it was when measured");
     cmd->add_option("--json", options->json_path, "Also write the comparisons as JSON");

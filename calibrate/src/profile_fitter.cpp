@@ -34,6 +34,15 @@ std::map<NetworkKey, std::vector<Observation>> network_groups(const std::vector<
     return groups;
 }
 
+// One (bytes, seconds) per size, the median of its samples, sorted by size.
+std::vector<std::pair<double, double>> median_per_size(const std::vector<Observation>& observations) {
+    std::map<double, std::vector<double>> by_size;
+    for (const auto& o : observations) by_size[o.x].push_back(o.seconds);
+    std::vector<std::pair<double, double>> points;
+    for (const auto& [bytes, times] : by_size) points.emplace_back(bytes, median(times));
+    return points;
+}
+
 std::vector<NetworkFit> fit_network(const std::vector<Sample>& samples) {
     std::vector<NetworkFit> fits;
     for (const auto& [key, observations] : network_groups(samples)) {
@@ -42,6 +51,7 @@ std::vector<NetworkFit> fit_network(const std::vector<Sample>& samples) {
         std::tie(fit.op, fit.mode, fit.link_class, fit.ranks, fit.nodes) = key;
         fit.model = fit_piecewise_alpha_beta(observations);
         fit.quality = evaluate_fit(observations, [&fit](double bytes) { return fit.model.seconds(bytes); });
+        fit.measured = median_per_size(observations);
         fits.push_back(std::move(fit));
     }
     return fits;

@@ -52,6 +52,15 @@ double LinkCost::message_overhead_s(double bytes) const {
     return std::max(0.0, one_way.seconds(bytes) - (latency_s + bytes / bytes_per_second));
 }
 
+double NetworkFit::seconds(double bytes) const {
+    const auto after = std::lower_bound(measured.begin(), measured.end(), std::make_pair(bytes, 0.0));
+    if (measured.empty() || after == measured.end() || (after == measured.begin() && after->first > bytes)) return model.seconds(bytes);
+    if (after->first == bytes || after == measured.begin()) return after->second;
+    const auto before = std::prev(after);
+    const double share = (bytes - before->first) / (after->first - before->first);
+    return before->second + share * (after->second - before->second);
+}
+
 const NetworkFit* Profile::point_to_point(LinkClass link_class) const {
     // Preference: the ring exchange back to back (every rank of the class sending and receiving at once,
     // step after step, as in a collective), then one exchange at a time, then ping-pongs.
@@ -103,6 +112,11 @@ Json network_fit_to_json(const NetworkFit& fit) {
     j["nodes"] = fit.nodes;
     j["segments"] = std::move(segments);
     j["quality"] = quality_to_json(fit.quality);
+    if (!fit.measured.empty()) {
+        Json measured = Json::array();
+        for (const auto& [bytes, seconds] : fit.measured) measured.push_back(Json::array({bytes, seconds}));
+        j["measured"] = std::move(measured);
+    }
     return j;
 }
 
@@ -202,8 +216,24 @@ PiecewiseAlphaBeta model_from(const ConfigNode& list) {
     return model;
 }
 
+// [[bytes, seconds], ...] with sizes rising and positive times.
+std::vector<std::pair<double, double>> measured_from(const ConfigNode& list) {
+    std::vector<std::pair<double, double>> points;
+    const std::string expected = "expected [bytes, seconds] pairs with positive times and sizes rising";
+    for (const auto& item : list.sequence()) {
+        const auto& pair = item.yaml();
+        double bytes = 0, seconds = 0;
+        if (!pair.IsSequence() || pair.size() != 2 || !YAML::convert<double>::decode(pair[0], bytes) ||
+            !YAML::convert<double>::decode(pair[1], seconds) || !(bytes >= 0) || !(seconds > 0) ||
+            (!points.empty() && bytes <= points.back().first))
+            item.fail("", expected);
+        points.emplace_back(bytes, seconds);
+    }
+    return points;
+}
+
 NetworkFit network_fit_from(const ConfigNode& node) {
-    node.require_map_with_keys({"op", "mode", "link_class", "ranks", "nodes", "segments", "quality"});
+    node.require_map_with_keys({"op", "mode", "link_class", "ranks", "nodes", "segments", "quality", "measured"});
     NetworkFit fit;
     fit.op = node.choice("op",
                          {"allreduce", "allgather", "reducescatter", "broadcast", "alltoall", "sendrecv", "pingpong"});
@@ -213,6 +243,7 @@ NetworkFit network_fit_from(const ConfigNode& node) {
     fit.nodes = count(node, "nodes", 1);
     fit.model = model_from(node.child("segments"));
     fit.quality = quality_from(node.child("quality"));
+    if (node.has("measured")) fit.measured = measured_from(node.child("measured"));
     return fit;
 }
 

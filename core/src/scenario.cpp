@@ -40,6 +40,12 @@ std::string to_string(SyncMode value) {
 }
 std::string to_string(Sharding value) { return value == Sharding::by_size ? "by-size" : "round-robin"; }
 
+const NetworkFit* ClusterSpec::calibrated_collective(std::string_view op, int ranks, int node_count) const {
+    for (const auto& fit : calibrated_collectives)
+        if (fit.op == op && fit.ranks == ranks && fit.nodes == node_count) return &fit;
+    return nullptr;
+}
+
 double ModelSpec::gradient_bytes() const { return sum_over(layers, &LayerWork::gradient_bytes); }
 double ModelSpec::forward_s() const { return sum_over(layers, &LayerWork::forward_s); }
 double ModelSpec::backward_s() const { return sum_over(layers, &LayerWork::backward_s); }
@@ -244,6 +250,8 @@ ClusterSpec read_cluster(const ConfigNode& doc, const Profile* profile) {
     if (profile) {
         apply_profile_link(cluster.intra_node, *profile, LinkClass::intra_node, cluster.gpus_per_node > 1, doc);
         apply_profile_link(profile_nic, *profile, LinkClass::inter_node, cluster.nodes > 1, doc);
+        for (const auto& fit : profile->network)
+            if (fit.mode == "latency" && fit.op != "sendrecv" && fit.op != "pingpong") cluster.calibrated_collectives.push_back(fit);
     }
     // The NIC may be left out when the profile sets it (`nic: {count: 8}` then only says how many); one
     // written out is still checked, then overridden.

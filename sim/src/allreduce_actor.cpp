@@ -7,6 +7,7 @@
 
 #include "dtsim/sim/actors.hpp"
 #include "dtsim/sim/backup_groups.hpp"
+#include "dtsim/sim/calibrated_collectives.hpp"
 #include "dtsim/sim/collective_readiness.hpp"
 #include "dtsim/sim/collectives.hpp"
 #include "dtsim/sim/compression.hpp"
@@ -27,7 +28,8 @@ void enter_collective(const sg4::BarrierPtr& flow_entry) {
 
 void allreduce(SimulationContext& ctx, int slot, const Ring& all, double bytes) {
     switch (ctx.scenario.training.strategy.algorithm) {
-        case AllReduceAlgorithm::ring: return ring_allreduce(ctx, slot, all, bytes);
+        case AllReduceAlgorithm::ring:
+            return ring_allreduce(ctx, slot, all, bytes, calibrated_extra_step_s(ctx, "allreduce", all, bytes, 2 * (all.count - 1)));
         case AllReduceAlgorithm::hierarchical: return hierarchical_allreduce(ctx, slot, all.me(), bytes);
         case AllReduceAlgorithm::tree: return tree_allreduce(ctx, slot, all, bytes);
         case AllReduceAlgorithm::halving_doubling: return halving_doubling_allreduce(ctx, slot, all, bytes);
@@ -65,7 +67,8 @@ void first_collective(SimulationContext& ctx, int slot, const Ring& ring, const 
                       const sg4::BarrierPtr& flow_entry) {
     enter_collective(flow_entry);
     if (bucket.sparse)  // top-k pairs cannot be summed in place: every rank gathers everyone's
-        ring_pass(ctx, slot, ring, bucket.first_bytes, ring.count - 1);
+        ring_pass(ctx, slot, ring, bucket.first_bytes, ring.count - 1,
+                  calibrated_extra_step_s(ctx, "allgather", ring, bucket.first_bytes * ring.count, ring.count - 1));
     else
         allreduce(ctx, slot, ring, bucket.first_bytes);
 }

@@ -169,9 +169,9 @@ void exchange_with_all(SimulationContext& ctx, int actor_slot, const Ring& group
 
 }  // namespace
 
-void ring_pass(SimulationContext& ctx, int actor_slot, const Ring& ring, double chunk_bytes, int steps) {
+void ring_pass(SimulationContext& ctx, int actor_slot, const Ring& ring, double chunk_bytes, int steps, double extra_step_s) {
     if (ring.count < 2 || steps < 1) return;
-    const double overhead = ctx.message_overhead_s(ring.me(), ring.next(), chunk_bytes);
+    const double overhead = ctx.message_overhead_s(ring.me(), ring.next(), chunk_bytes) + extra_step_s;
     if (ctx.scenario.training.fidelity == Fidelity::step) {
         for (int s = 0; s < steps; ++s) exchange(ctx, actor_slot, ring, chunk_bytes, overhead);
         return;
@@ -191,11 +191,11 @@ void ring_allgather(SimulationContext& ctx, int actor_slot, const Ring& ring, do
     ring_reduce_scatter(ctx, actor_slot, ring, bytes);
 }
 
-void ring_allreduce(SimulationContext& ctx, int actor_slot, const Ring& ring, double bytes) {
+void ring_allreduce(SimulationContext& ctx, int actor_slot, const Ring& ring, double bytes, double extra_step_s) {
     const int n = ring.count;
     // Reduce-scatter then all-gather: both send bytes/n to the next rank n-1 times over the same links,
     // so in flow fidelity they are one phase of 2(n-1) steps.
-    if (n > 1) ring_pass(ctx, actor_slot, ring, bytes / n, 2 * (n - 1));
+    if (n > 1) ring_pass(ctx, actor_slot, ring, bytes / n, 2 * (n - 1), extra_step_s);
 }
 
 void hierarchical_allreduce(SimulationContext& ctx, int actor_slot, int rank, double bytes) {

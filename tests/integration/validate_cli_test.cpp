@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <sstream>
 
 #include "dtsim/run_store.hpp"
 #include "dtsim/scenario.hpp"
@@ -75,4 +76,48 @@ TEST_CASE("dtsim validate refuses a scenario without a stored measurement, namin
     const auto missing = test::run_dtsim({"validate", scenario, "--profile", dir.file("nope.json"), "--db", db});
     CHECK(missing.exit_code == 2);
     CHECK_THAT(missing.output, Catch::Contains("nope.json: no such profile file"));
+}
+
+TEST_CASE("dtsim validate takes the median of repeated measurements and a profile the scenario names", "[integration][validate]") {
+    test::TempDir dir;
+    const auto profile = shipped("data/profiles", "dgx-h100.datasheet.json");
+    // The shipped scenario with its own `profile:` key.
+    std::ifstream shipped_scenario(shipped("scenarios", "resnet50-h100-ring.yaml"));
+    std::stringstream text;
+    text << shipped_scenario.rdbuf() << "\nprofile: " << profile << "\n";
+    const auto scenario = dir.file("with-profile.yaml");
+    std::ofstream(scenario) << text.str();
+    const auto db = dir.file("runs.db");
+    const auto loaded = load_scenario_file(scenario, kSets);
+    for (double seconds : {0.004, 0.009, 0.005}) {  // the median is the 5 ms one
+        Run measured;
+        measured.kind = RunKind::measured;
+        measured.scenario_name = loaded.name;
+        measured.scenario_hash = loaded.hash;
+        measured.scenario_text = loaded.canonical_text;
+        measured.strategy = "allreduce/ring";
+        measured.summary.gpus = loaded.cluster.gpus();
+        measured.summary.iteration_time_s = seconds;
+        measured.summary.samples_per_s = 1000;
+        RunStore(db).append(measured);
+    }
+    const auto simulated = test::run_dtsim({"simulate", scenario, "--quiet", "--set", kSets[0], "--set", kSets[1], "--json",
+                                            dir.file("predicted.json")});
+    REQUIRE(simulated.exit_code == 0);
+    const double predicted_s = read_json_file(dir.file("predicted.json"))["iteration_time_s"].get<double>();
+
+    const auto result = test::run_dtsim({"validate", scenario, "--db", db, "--set", kSets[0], "--set", kSets[1], "--json",
+                                         dir.file("validate.json")});
+    CAPTURE(result.output);
+    REQUIRE(result.exit_code == 0);
+    CHECK_THAT(result.output, Catch::Contains("each scenario's profile"));
+    const auto rows = read_json_file(dir.file("validate.json"));
+    REQUIRE(rows.size() == 1);
+    CHECK(rows[0]["comparison"]["metrics"]["iteration_time_s"]["relative_error"].get<double>() ==
+          Approx(predicted_s / 0.005 - 1).epsilon(1e-12));
+
+    // Without a profile anywhere, validate says so.
+    const auto bare = test::run_dtsim({"validate", shipped("scenarios", "resnet50-h100-ring.yaml"), "--db", db});
+    CHECK(bare.exit_code == 2);
+    CHECK_THAT(bare.output, Catch::Contains("names no profile; give --profile FILE"));
 }

@@ -20,8 +20,8 @@ Profile two_class_profile() {
     p.name = "calibrated";
     p.source = "measured";
     p.environment_json = R"({"ranks": 4})";
-    p.network.push_back({"pingpong", "latency", LinkClass::intra_node, 2, 1, {{{0, 2e-6, 5e9}, {65536, 9e-6, 8e9}}}, {}});
-    p.network.push_back({"pingpong", "latency", LinkClass::inter_node, 2, 2, {{{0, 40e-6, 100e6}, {1 << 20, 60e-6, 117e6}}}, {}});
+    p.network.push_back({"pingpong", "latency", LinkClass::intra_node, 2, 1, {{{0, 2e-6, 5e9}, {65536, 9e-6, 8e9}}}, {}, {}});
+    p.network.push_back({"pingpong", "latency", LinkClass::inter_node, 2, 2, {{{0, 40e-6, 100e6}, {1 << 20, 60e-6, 117e6}}}, {}, {}});
     ComputeProfile compute;
     compute.device = "cpu";
     compute.gemm.push_back({Precision::fp32, 20e-6, 50e9, {}});

@@ -26,11 +26,12 @@ Profile example_profile() {
     p.environment_json = R"({"hostname":"node1","gpus":[{"name":"H100","memory_gib":80}],"nccl":"2.21.5","ok":true})";
     p.network.push_back({"pingpong", "latency", LinkClass::intra_node, 2, 1,
                          {{{0, 1.0 / 3 * 1e-5, 1e10 / 3}, {8192, 2.5e-6, 7777}, {65536, 1e-5, 12e9}}},
-                         quality(90, 0.999)});
+                         quality(90, 0.999),
+                         {}});
     p.network.push_back(
-        {"pingpong", "throughput", LinkClass::intra_node, 2, 1, {{{0, 1e-6, 2e10}}}, quality(30, 0.98)});
+        {"pingpong", "throughput", LinkClass::intra_node, 2, 1, {{{0, 1e-6, 2e10}}}, quality(30, 0.98), {}});
     p.network.push_back({"allreduce", "throughput", LinkClass::inter_node, 16, 2, {{{0, 4.2e-5, 9.87654321e10}}},
-                         quality(40, -0.5)});
+                         quality(40, -0.5), {{1024, 1.0 / 3 * 1e-4}, {1 << 20, 0.7 + 0.1}}});
     ComputeProfile compute;
     compute.device = "NVIDIA H100 80GB HBM3";
     compute.gemm.push_back({Precision::bf16, 2e-5, 7.123456789e14, quality(35, 0.9999)});
@@ -70,6 +71,7 @@ void check_equal(const Profile& a, const Profile& b) {
             CHECK(a.network[i].model.segments[s].bytes_per_second == b.network[i].model.segments[s].bytes_per_second);
         }
         check_equal(a.network[i].quality, b.network[i].quality);
+        CHECK(a.network[i].measured == b.network[i].measured);
     }
     REQUIRE(a.compute.has_value() == b.compute.has_value());
     if (!a.compute) return;
@@ -178,6 +180,17 @@ TEST_CASE("piecewise model, link costs and lookups", "[unit][profile]") {
     CHECK(profile.compute->gemm_for(Precision::bf16)->flops_per_second == 7.123456789e14);
     CHECK(profile.compute->gemm_for(Precision::fp16) == nullptr);
 
+    // A fit with its measured sizes gives them back, interpolates linearly between them and falls back to
+    // the model outside them; without measured sizes it is the model.
+    const auto& allreduce = profile.network[2];
+    CHECK(allreduce.seconds(1024) == 1.0 / 3 * 1e-4);
+    CHECK(allreduce.seconds(1 << 20) == 0.7 + 0.1);
+    const double middle = (1024 + (1 << 20)) / 2.0;
+    CHECK(allreduce.seconds(middle) == Approx((1.0 / 3 * 1e-4 + 0.8) / 2).epsilon(1e-12));
+    CHECK(allreduce.seconds(100) == allreduce.model.seconds(100));
+    CHECK(allreduce.seconds(1e9) == allreduce.model.seconds(1e9));
+    CHECK(profile.network[0].seconds(5000) == model.seconds(5000));
+
     CHECK(to_string(LinkClass::inter_node) == "inter_node");
     CHECK(link_class_from_string("mixed") == LinkClass::mixed);
     CHECK_FALSE(link_class_from_string("intra"));
@@ -216,6 +229,12 @@ TEST_CASE("invalid profiles name the file, line and key", "[unit][profile]") {
     SECTION("a first segment not starting at zero") {
         const auto bad = replaced(text, "\"min_bytes\": 0.0", "\"min_bytes\": 1.0");
         CHECK_THROWS_WITH(profile_from_json(bad, "bad.json"), Catch::Contains("network[0].segments[0].min_bytes"));
+    }
+    SECTION("a measured time that is not positive") {
+        const auto bad = replaced(text, "0.7999999999999999", "-0.8");
+        CHECK_THROWS_WITH(profile_from_json(bad, "bad.json"),
+                          Catch::Contains("bad.json:") && Catch::Contains(": key 'network[2].measured[1]'") &&
+                              Catch::Contains("[bytes, seconds] pairs"));
     }
     SECTION("a one-rank collective") {
         const auto bad = replaced(text, "\"ranks\": 16", "\"ranks\": 1");

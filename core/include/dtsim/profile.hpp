@@ -4,6 +4,7 @@
 // It is versioned JSON; a scenario's `profile:` key makes the simulator use it instead of presets.
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dtsim/precision.hpp"
@@ -58,6 +59,12 @@ struct NetworkFit {
     int nodes = 1;
     PiecewiseAlphaBeta model;
     FitQuality quality;
+    /// The measured (bytes, seconds) the model was fitted on, one per size, sorted by size (may be empty:
+    /// profiles before they were kept, datasheets).
+    std::vector<std::pair<double, double>> measured;
+    /// The measured time, interpolated linearly between the two nearest measured sizes; the model outside
+    /// them. Where a size was calibrated this is what was measured, not what a few segments make of it.
+    double seconds(double bytes) const;
 };
 
 /// GEMM time as a function of its FLOPs: t = fixed_s + flops / flops_per_second. The achieved rate

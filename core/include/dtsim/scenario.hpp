@@ -72,7 +72,12 @@ struct ClusterSpec {
     int nics_per_node = 1;  // divides gpus_per_node
     FabricSpec fabric;
     NetworkModel network_model = NetworkModel::ideal;
+    /// The profile's collectives timed one at a time (latency mode): what a collective cost on the
+    /// calibrated cluster, for groups of the calibrated size (calibrated_collectives.hpp in sim).
+    std::vector<NetworkFit> calibrated_collectives;
     int gpus() const { return nodes * gpus_per_node; }
+    /// The latency-mode fit of `op` over `ranks` ranks on `nodes` nodes, if the profile has one.
+    const NetworkFit* calibrated_collective(std::string_view op, int ranks, int node_count) const;
     /// The NIC GPU `local` of a node sends and receives through: consecutive GPUs share one.
     int nic_of_gpu(int local) const { return local * nics_per_node / gpus_per_node; }
 };

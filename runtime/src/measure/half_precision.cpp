@@ -26,12 +26,23 @@ std::uint16_t to_half(float value) {
 }
 
 float from_half(std::uint16_t bits) {
-    const float sign = (bits & 0x8000u) ? -1.0f : 1.0f;
-    const int exponent = (bits >> 10) & 0x1f;
-    const int mantissa = bits & 0x3ff;
-    if (exponent == 0) return sign * std::ldexp(static_cast<float>(mantissa), -24);
-    if (exponent == 31) return mantissa ? std::nanf("") : sign * INFINITY;
-    return sign * std::ldexp(static_cast<float>(mantissa | 0x400), exponent - 25);
+    // Bit by bit rather than through ldexp: the all-reduce's fp16 sums convert every element twice per step.
+    const std::uint32_t sign = static_cast<std::uint32_t>(bits & 0x8000u) << 16;
+    const std::uint32_t exponent = (bits >> 10) & 0x1fu;
+    const std::uint32_t mantissa = bits & 0x3ffu;
+    std::uint32_t f = 0;
+    if (exponent == 0) {  // zero or subnormal: mantissa * 2^-24, exact in fp32
+        const float magnitude = static_cast<float>(mantissa) * 5.9604644775390625e-8f;
+        std::memcpy(&f, &magnitude, sizeof f);
+        f |= sign;
+    } else if (exponent == 31) {  // infinity, or NaN (kept quiet)
+        f = sign | 0x7f800000u | (mantissa ? 0x400000u | (mantissa << 13) : 0);
+    } else {
+        f = sign | ((exponent + 112) << 23) | (mantissa << 13);  // rebias 15 -> 127
+    }
+    float value = 0;
+    std::memcpy(&value, &f, sizeof value);
+    return value;
 }
 
 void encode_half(const std::vector<float>& values, std::vector<std::uint16_t>& out) {

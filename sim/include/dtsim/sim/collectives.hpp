@@ -31,8 +31,9 @@ struct Ring {
 };
 
 /// `steps` ring steps, each sending `chunk_bytes` to the next rank and receiving from the previous one
-/// (a reduce-scatter or an all-gather when steps = size - 1).
-void ring_pass(SimulationContext& ctx, int actor_slot, const Ring& ring, double chunk_bytes, int steps);
+/// (a reduce-scatter or an all-gather when steps = size - 1). Each step first waits `extra_step_s`
+/// (calibrated_collectives.hpp).
+void ring_pass(SimulationContext& ctx, int actor_slot, const Ring& ring, double chunk_bytes, int steps, double extra_step_s = 0);
 
 /// Ring reduce-scatter of `bytes`: n-1 steps of bytes/n, after which each rank holds its reduced share.
 void ring_reduce_scatter(SimulationContext& ctx, int actor_slot, const Ring& ring, double bytes);
@@ -41,7 +42,7 @@ void ring_reduce_scatter(SimulationContext& ctx, int actor_slot, const Ring& rin
 void ring_allgather(SimulationContext& ctx, int actor_slot, const Ring& ring, double bytes);
 
 /// Ring all-reduce of `bytes`: reduce-scatter then all-gather, 2(n-1) steps of bytes/n.
-void ring_allreduce(SimulationContext& ctx, int actor_slot, const Ring& ring, double bytes);
+void ring_allreduce(SimulationContext& ctx, int actor_slot, const Ring& ring, double bytes, double extra_step_s = 0);
 
 /// A position's links in a tree over the positions of a group: its parent (-1 at the root) and children.
 struct TreeLinks {

@@ -1,0 +1,37 @@
+#include "dtsim/sim/calibrated_collectives.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace dtsim::sim {
+namespace {
+
+// The replay of one step alone, as ring_pass sends it from `from` to `to`: the message's overhead, the
+// route's latency and the chunk at the bandwidth of the link class between them.
+double replayed_step_s(SimulationContext& ctx, int from, int to, double chunk) {
+    const auto& cluster = ctx.scenario.cluster;
+    const bool same_node = from / cluster.gpus_per_node == to / cluster.gpus_per_node;
+    return ctx.message_overhead_s(from, to, chunk) + ctx.route_latency_s(from, to) +
+           chunk / (same_node ? cluster.intra_node : cluster.nic).effective_bytes_per_second();
+}
+
+}  // namespace
+
+double calibrated_extra_step_s(SimulationContext& ctx, std::string_view op, const Ring& ring, double bytes, int steps) {
+    const auto& cluster = ctx.scenario.cluster;
+    // Calibrations cover a few small groups: most rings (every ring of a large what-if) stop here, at no cost.
+    const bool calibrated_size = std::any_of(cluster.calibrated_collectives.begin(), cluster.calibrated_collectives.end(),
+                                             [&](const NetworkFit& fit) { return fit.op == op && fit.ranks == ring.count; });
+    if (!calibrated_size || ring.count < 2 || steps < 1 || bytes <= 0) return 0;
+    std::set<int> nodes;
+    for (int i = 0; i < ring.count; ++i) nodes.insert(ring.rank_at(i) / cluster.gpus_per_node);
+    const NetworkFit* fit = cluster.calibrated_collective(op, ring.count, static_cast<int>(nodes.size()));
+    if (!fit) return 0;
+    // Every step lasts as long as the ring's slowest link takes; every rank computes the same extra.
+    const double chunk = bytes / ring.count;
+    double step_s = 0;
+    for (int i = 0; i < ring.count; ++i) step_s = std::max(step_s, replayed_step_s(ctx, ring.rank_at(i), ring.rank_at(i + 1), chunk));
+    return std::max(0.0, fit->seconds(bytes) / steps - step_s);
+}
+
+}  // namespace dtsim::sim

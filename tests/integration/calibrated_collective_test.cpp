@@ -1,0 +1,76 @@
+// A profile that timed a collective over the very group a ring runs on makes that collective cost what was
+// measured, alone; other group sizes, and measurements faster than the point-to-point replay, keep the replay.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+#include "dtsim/profile.hpp"
+#include "test_support.hpp"
+
+using namespace dtsim;
+
+namespace {
+
+constexpr double kLatency = 20e-6;
+constexpr double kBandwidth = 50e6;
+constexpr double kBucket = 2e6;
+
+// Inter-node ping-pongs of exactly kLatency + bytes / kBandwidth, and a 4-rank all-reduce timed at 1 MB and
+// 4 MB (the 2 MB bucket lies between them).
+Profile calibrated_profile(double seconds_1mb, double seconds_4mb) {
+    Profile profile;
+    profile.name = "calibrated-allreduce";
+    profile.source = "measured";
+    profile.environment_json = "{}";
+    NetworkFit link;
+    link.op = "pingpong";
+    link.mode = "latency";
+    link.link_class = LinkClass::inter_node;
+    link.nodes = 2;
+    link.model.segments = {{0, kLatency, kBandwidth}};
+    profile.network.push_back(link);
+    NetworkFit allreduce;
+    allreduce.op = "allreduce";
+    allreduce.mode = "latency";
+    allreduce.link_class = LinkClass::inter_node;
+    allreduce.ranks = 4;
+    allreduce.nodes = 4;
+    allreduce.model.segments = {{0, 1e-3, 1e6}};  // deliberately off: the measured points decide inside their range
+    allreduce.measured = {{1e6, seconds_1mb}, {4e6, seconds_4mb}};
+    profile.network.push_back(allreduce);
+    return profile;
+}
+
+// The communication time of one iteration of a 2 MB ring all-reduce over `nodes` single-GPU nodes.
+double ring_comm_s(const test::TempDir& dir, const Profile& profile, int nodes) {
+    std::ofstream(dir.file("profile.json")) << profile_to_json(profile);
+    std::ofstream(dir.file("s.yaml")) << "name: calibrated-ring\nprofile: profile.json\n"
+                                         "cluster: {nodes: " << nodes << ", gpus_per_node: 1, gpu: h100-sxm}\n"
+                                         "model: {gradient_bytes: 2MB, forward_time: 1ms, backward_time: 1ms, batch_per_gpu: 1, layers: 1}\n"
+                                         "training:\n  iterations: 1\n  strategy: {kind: allreduce, algorithm: ring, bucket: 4MB, overlap: false}\n";
+    const auto result = test::run_dtsim({"simulate", dir.file("s.yaml"), "--quiet", "--json", dir.file("run.json")});
+    CAPTURE(result.output);
+    REQUIRE(result.exit_code == 0);
+    std::ifstream in(dir.file("run.json"));
+    return nlohmann::json::parse(in)["comm_time_s"].get<double>();
+}
+
+double replay_s(int nodes) {
+    const int steps = 2 * (nodes - 1);
+    return steps * (kLatency + kBucket / nodes / kBandwidth);
+}
+
+}  // namespace
+
+TEST_CASE("a ring all-reduce over a calibrated group costs the measured time, interpolated between sizes", "[integration][profile]") {
+    test::TempDir dir;
+    // Measured slower than the replay (6 steps of 20 us + 0.5 MB at 50 MB/s = 60.12 ms): 80 ms at 1 MB,
+    // 200 ms at 4 MB, so 120 ms at 2 MB.
+    REQUIRE(replay_s(4) == Approx(0.06012));
+    CHECK(ring_comm_s(dir, calibrated_profile(0.08, 0.2), 4) == Approx(0.12).epsilon(1e-9));
+    // A measurement faster than the replay does not speed the links up.
+    CHECK(ring_comm_s(dir, calibrated_profile(0.01, 0.04), 4) == Approx(replay_s(4)).epsilon(1e-9));
+    // Eight ranks were never calibrated: the replay.
+    CHECK(ring_comm_s(dir, calibrated_profile(0.08, 0.2), 8) == Approx(replay_s(8)).epsilon(1e-9));
+}
