@@ -51,6 +51,25 @@ void print_compute(std::ostream& out, const ComputeProfile& compute) {
     table.print(out, "  ");
 }
 
+std::string codec_label(const CodecFit& fit) {
+    if (fit.kernel == "topk_decode")
+        return fit.kernel + " (" + percent(fit.ratio) + ", " + std::to_string(fit.blocks) + " blocks)";
+    if (fit.kernel == "topk_encode") return fit.kernel + " (" + percent(fit.ratio) + ")";
+    return fit.kernel;
+}
+
+void print_codecs(std::ostream& out, const ComputeProfile& compute) {
+    out << "\n  gradient compression: t = fixed + fp32 bytes / rate\n";
+    TextTable table({"kernel", "fixed", "rate", "samples", "R²", "median err", "max err"},
+                    {false, true, true, true, true, true, true});
+    for (const auto& fit : compute.codecs) {
+        const auto& q = fit.quality;
+        table.add_row({codec_label(fit), format_seconds(fit.fixed_s), bandwidth(fit.bytes_per_second),
+                       std::to_string(q.samples), quality_r2(q), quality_median(q), quality_max(q)});
+    }
+    table.print(out, "  ");
+}
+
 }  // namespace
 
 void print_profile_report(std::ostream& out, const Profile& profile) {
@@ -58,6 +77,7 @@ void print_profile_report(std::ostream& out, const Profile& profile) {
     if (!profile.description.empty()) out << "  " << profile.description << "\n";
     if (!profile.network.empty()) print_network(out, profile);
     if (profile.compute) print_compute(out, *profile.compute);
+    if (profile.compute && !profile.compute->codecs.empty()) print_codecs(out, *profile.compute);
 }
 
 }  // namespace dtsim::cli

@@ -173,6 +173,19 @@ GemmFit fit_gemm(std::vector<Observation> flops_and_seconds, Precision precision
     return fit;
 }
 
+CodecFit fit_codec(std::vector<Observation> bytes_and_seconds, const std::string& kernel, double ratio, int blocks) {
+    sort_and_group(bytes_and_seconds, "fit_codec");
+    const Line line = fit_line(bytes_and_seconds);
+    CodecFit fit;
+    fit.kernel = kernel;
+    fit.fixed_s = line.alpha;
+    fit.bytes_per_second = rate_from_gamma(line.gamma);
+    fit.ratio = ratio;
+    fit.blocks = blocks;
+    fit.quality = evaluate_fit(bytes_and_seconds, [&fit](double bytes) { return fit.seconds(bytes); });
+    return fit;
+}
+
 FitQuality evaluate_fit(const std::vector<Observation>& observations, const std::function<double(double)>& predict) {
     validate(observations, "evaluate_fit");
     double mean = 0;

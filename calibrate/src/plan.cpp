@@ -150,6 +150,22 @@ void add_compute_items(const PlanOptions& options, std::vector<PlanItem>& plan) 
         }
 }
 
+// Codec kernels over buckets of 64 KiB to 64 MiB of fp32 gradients (DDP's 25 MB default in between);
+// --quick stops at 4 MiB.
+void add_codec_items(const PlanOptions& options, std::vector<PlanItem>& plan) {
+    if (!wanted(options, "codec") || codec_skipped(options)) return;
+    const double last = (options.quick ? 4.0 : 64.0) * 1024 * 1024;
+    for (const auto& kernel : codec_kernels())
+        for (double bytes = 64 * 1024; bytes <= last; bytes *= 4) {
+            PlanItem item;
+            item.kind = ItemKind::codec;
+            item.op = "codec";
+            item.kernel = kernel;
+            item.bytes = bytes;
+            plan.push_back(item);
+        }
+}
+
 std::string bytes_text(double bytes) { return std::to_string(static_cast<long long>(bytes)); }
 
 }  // namespace
@@ -162,9 +178,12 @@ const std::vector<std::string>& collective_ops() {
 const std::vector<std::string>& all_ops() {
     static const std::vector<std::string> ops{"allreduce",        "allgather",      "reducescatter",  "broadcast",
                                               "alltoall",         "sendrecv",       "pingpong",       "gemm",
-                                              "memory_bandwidth", "launch_latency", "host_to_device", "device_to_host"};
+                                              "memory_bandwidth", "launch_latency", "host_to_device", "device_to_host",
+                                              "codec"};
     return ops;
 }
+
+bool codec_skipped(const PlanOptions& options) { return options.gpu && wanted(options, "codec"); }
 
 std::string PlanItem::key() const {
     switch (kind) {
@@ -179,6 +198,8 @@ std::string PlanItem::key() const {
             return op + "/" + bytes_text(bytes);
         case ItemKind::launch_latency:
             return op;
+        case ItemKind::codec:
+            return op + "/" + kernel + "/" + bytes_text(bytes);
     }
     return op;
 }
@@ -198,6 +219,7 @@ std::vector<PlanItem> make_plan(const PlanOptions& options, const std::vector<in
     std::vector<PlanItem> plan;
     add_network_items(options, node_of_rank, plan);
     add_compute_items(options, plan);
+    add_codec_items(options, plan);
     return plan;
 }
 

@@ -106,6 +106,26 @@ void fit_memory(const std::vector<const Sample*>& compute, ComputeProfile& profi
     profile.memory_quality = evaluate_fit(observations, [rate](double bytes) { return bytes / rate; });
 }
 
+/// One line per codec kernel, in codec_kernels() order; a kernel sampled at fewer than two sizes is left out.
+/// The top-k settings must agree across a kernel's samples, or the line would mix two kernels.
+std::vector<CodecFit> fit_codecs(const std::vector<const Sample*>& compute) {
+    std::vector<CodecFit> fits;
+    for (const auto& kernel : codec_kernels()) {
+        std::vector<Observation> observations;
+        const Sample* first = nullptr;
+        for (const auto* s : compute) {
+            if (s->op != "codec" || s->kernel != kernel) continue;
+            if (!first) first = s;
+            if (s->ratio != first->ratio || s->blocks != first->blocks)
+                throw InputError("codec samples '" + first->key + "' and '" + s->key + "' measured " + kernel +
+                                 " with different ratio or blocks; calibrate one setting per profile");
+            observations.push_back({s->bytes, s->time_s});
+        }
+        if (distinct_sizes(observations) >= 2) fits.push_back(fit_codec(observations, kernel, first->ratio, first->blocks));
+    }
+    return fits;
+}
+
 double launch_overhead(const std::vector<const Sample*>& compute) {
     std::vector<double> times;
     for (const auto* s : compute)
@@ -123,6 +143,7 @@ std::optional<ComputeProfile> fit_compute(const std::vector<Sample>& samples) {
     profile.gemm = fit_gemms(compute);
     fit_memory(compute, profile);
     profile.launch_overhead_s = launch_overhead(compute);
+    profile.codecs = fit_codecs(compute);
     return profile;
 }
 

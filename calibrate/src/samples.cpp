@@ -16,7 +16,7 @@ namespace {
 const std::vector<std::string> kNetworkOps = {"allreduce", "allgather", "reducescatter", "broadcast",
                                               "alltoall",  "sendrecv",  "pingpong"};
 const std::vector<std::string> kComputeOps = {"gemm", "memory_bandwidth", "launch_latency", "host_to_device",
-                                              "device_to_host"};
+                                              "device_to_host", "codec"};
 
 /// One line's JSON object and where it came from, so that every error names the file, line and key.
 class Line {
@@ -94,6 +94,11 @@ void read_compute_fields(const Line& line, Sample& sample) {
                            : line.positive("flops");
     } else if (sample.op != "launch_latency") {
         sample.bytes = line.positive("bytes");
+    }
+    if (sample.op == "codec") {
+        sample.kernel = line.choice("kernel", codec_kernels());
+        if (sample.kernel.starts_with("topk")) sample.ratio = line.positive("ratio");
+        if (sample.kernel == "topk_decode") sample.blocks = line.count("blocks");
     }
 }
 

@@ -48,6 +48,20 @@ const GemmFit* ComputeProfile::gemm_for(Precision precision) const {
     return nullptr;
 }
 
+const std::vector<std::string>& codec_kernels() {
+    static const std::vector<std::string> kernels{"fp16_encode", "fp16_decode", "int8_encode",
+                                                  "int8_decode", "topk_encode", "topk_decode"};
+    return kernels;
+}
+
+const CodecFit* find_codec_fit(const std::vector<CodecFit>& fits, std::string_view kernel) {
+    for (const auto& fit : fits)
+        if (fit.kernel == kernel) return &fit;
+    return nullptr;
+}
+
+const CodecFit* ComputeProfile::codec_for(std::string_view kernel) const { return find_codec_fit(codecs, kernel); }
+
 double LinkCost::message_overhead_s(double bytes) const {
     return std::max(0.0, one_way.seconds(bytes) - (latency_s + bytes / bytes_per_second));
 }
@@ -136,6 +150,19 @@ Json compute_to_json(const ComputeProfile& compute) {
     j["memory_bytes_per_second"] = compute.memory_bytes_per_second;
     j["memory_quality"] = quality_to_json(compute.memory_quality);
     j["launch_overhead_s"] = compute.launch_overhead_s;
+    if (compute.codecs.empty()) return j;  // optional: profiles without codec fits stay as they were
+    Json codecs = Json::array();
+    for (const auto& fit : compute.codecs) {
+        Json c;
+        c["kernel"] = fit.kernel;
+        c["fixed_s"] = fit.fixed_s;
+        c["bytes_per_second"] = fit.bytes_per_second;
+        if (fit.kernel.starts_with("topk")) c["ratio"] = fit.ratio;
+        if (fit.kernel == "topk_decode") c["blocks"] = fit.blocks;
+        c["quality"] = quality_to_json(fit.quality);
+        codecs.push_back(std::move(c));
+    }
+    j["codecs"] = std::move(codecs);
     return j;
 }
 
@@ -257,15 +284,44 @@ GemmFit gemm_fit_from(const ConfigNode& node) {
     return fit;
 }
 
+CodecFit codec_fit_from(const ConfigNode& node) {
+    node.require_map_with_keys({"kernel", "fixed_s", "bytes_per_second", "ratio", "blocks", "quality"});
+    CodecFit fit;
+    fit.kernel = node.choice("kernel", {"fp16_encode", "fp16_decode", "int8_encode", "int8_decode", "topk_encode",
+                                        "topk_decode"});
+    fit.fixed_s = non_negative(node, "fixed_s");
+    fit.bytes_per_second = positive(node, "bytes_per_second");
+    // The top-k kernels' cost depends on how much is kept and how many blocks are summed: say what was measured.
+    const bool topk = fit.kernel.starts_with("topk");
+    if (topk) {
+        fit.ratio = node.number("ratio", 0, 1);
+        if (fit.ratio == 0) node.fail("ratio", "expected a fraction above 0, got 0");
+    } else if (node.has("ratio")) {
+        node.fail("ratio", "only the topk kernels have a ratio");
+    }
+    if (fit.kernel == "topk_decode")
+        fit.blocks = count(node, "blocks", 1);
+    else if (node.has("blocks"))
+        node.fail("blocks", "only topk_decode has blocks");
+    fit.quality = quality_from(node.child("quality"));
+    return fit;
+}
+
 ComputeProfile compute_from(const ConfigNode& node) {
     node.require_map_with_keys(
-        {"device", "gemm", "memory_bytes_per_second", "memory_quality", "launch_overhead_s"});
+        {"device", "gemm", "memory_bytes_per_second", "memory_quality", "launch_overhead_s", "codecs"});
     ComputeProfile compute;
     compute.device = node.text("device");
     for (const auto& item : node.child("gemm").sequence()) compute.gemm.push_back(gemm_fit_from(item));
     compute.memory_bytes_per_second = positive(node, "memory_bytes_per_second");
     compute.memory_quality = quality_from(node.child("memory_quality"));
     compute.launch_overhead_s = non_negative(node, "launch_overhead_s");
+    if (node.has("codecs"))
+        for (const auto& item : node.child("codecs").sequence()) {
+            auto fit = codec_fit_from(item);
+            if (compute.codec_for(fit.kernel)) item.fail("kernel", "'" + fit.kernel + "' appears twice in codecs");
+            compute.codecs.push_back(std::move(fit));
+        }
     return compute;
 }
 

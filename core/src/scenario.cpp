@@ -336,10 +336,18 @@ ModelSpec read_model(const ConfigNode& doc, const GpuPreset& gpu, const Profile*
         node.require_map_with_keys(
             {"gradient_bytes", "forward_time", "backward_time", "batch_per_gpu", "precision", "layers", "activation_checkpointing"});
         model.name = "direct";
-        // Times are given; extra work (compression) runs at the GPU preset's achieved rates.
+        // Times are given; extra work (compression) runs at the profile's rates, else the GPU preset's.
         if (const auto peak = gpu.peak_flops_per_second.find(model.precision); peak != gpu.peak_flops_per_second.end())
             model.flops_per_second = peak->second * gpu.gemm_efficiency;
         model.memory_bytes_per_second = gpu.memory_bytes_per_second * gpu.memory_efficiency;
+        if (profile && profile->compute) {
+            const auto& compute = *profile->compute;
+            // A CPU calibration fits fp32 GEMMs only; its fp32 rate is still the device's rather than a preset's.
+            const GemmFit* gemm = compute.gemm_for(model.precision);
+            if (!gemm) gemm = compute.gemm_for(Precision::fp32);
+            if (gemm) model.flops_per_second = gemm->flops_per_second;
+            model.memory_bytes_per_second = compute.memory_bytes_per_second;
+        }
         const double gradient = node.bytes("gradient_bytes");
         const double forward = node.seconds("forward_time");
         const double backward = node.seconds("backward_time");
@@ -349,6 +357,7 @@ ModelSpec read_model(const ConfigNode& doc, const GpuPreset& gpu, const Profile*
         for (int i = 0; i < count; ++i)
             model.layers.push_back(LayerWork{"layer" + std::to_string(i), gradient / count, forward / count, backward / count});
     }
+    if (profile && profile->compute) model.codecs = profile->compute->codecs;
     // After any single_gpu_step_time scaling: that measured step is the one without recompute.
     model.recompute_fraction = read_recompute_fraction(node);
     add_recompute(model.layers, model.recompute_fraction);

@@ -112,8 +112,14 @@ ordered_json sample_json(const PlanItem& item, const Measurement& measurement, c
             const double flops = 2.0 * static_cast<double>(item.m) * static_cast<double>(item.n) * static_cast<double>(item.k);
             json.update(ordered_json{{"dtype", item.dtype}, {"m", item.m}, {"n", item.n}, {"k", item.k}, {"flops", flops},
                                      {"flops_per_s", flops / measurement.time_s}});
-        } else if (item.kind != ItemKind::launch_latency)
+        } else if (item.kind != ItemKind::launch_latency) {
             json.update(ordered_json{{"bytes", static_cast<long long>(item.bytes)}, {"bytes_per_s", item.bytes / measurement.time_s}});
+        }
+        if (item.kind == ItemKind::codec) {
+            json["kernel"] = item.kernel;
+            if (item.kernel.starts_with("topk")) json["ratio"] = calibrate::kCodecTopkRatio;
+            if (item.kernel == "topk_decode") json["blocks"] = calibrate::kCodecTopkDecodeBlocks;
+        }
         // Every rank computes at once, as in training: the time is the slowest rank's.
         json.update(ordered_json{{"ranks", context.size()}, {"nodes", context.nodes()}, {"time_s", measurement.time_s}});
     }
@@ -137,7 +143,13 @@ int run_calibrate(const CalibrateOptions& options, const MpiContext& context) {
     auto plan_options = options.plan;
     plan_options.gpu = options.backend == "nccl";
     const auto plan = calibrate::make_plan(plan_options, context.node_of_rank());
+    // Said on stderr, so that --print-plan's output stays one key per line.
+    auto say_codec_skipped = [&] {
+        if (calibrate::codec_skipped(plan_options) && context.rank() == 0)
+            std::cerr << "dtsim-runtime: no GPU codec kernels yet: the plan leaves out the codec samples\n";
+    };
     if (options.print_plan) {
+        say_codec_skipped();
         if (context.rank() == 0)
             for (const auto& item : plan) std::cout << item.key() << "\n";
         return exit_code::ok;
@@ -150,6 +162,7 @@ int run_calibrate(const CalibrateOptions& options, const MpiContext& context) {
         if (context.rank() == 0) std::cerr << "dtsim-runtime: " << e.what() << "\n";
         return exit_code::unavailable;
     }
+    say_codec_skipped();
     const std::filesystem::path directory(options.out);
     std::unique_ptr<SampleLog> log;
     on_rank_zero(context, [&] {

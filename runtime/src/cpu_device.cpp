@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "codec_kernels.hpp"
+
 namespace dtsim::runtime {
 namespace {
 
@@ -73,6 +75,10 @@ std::unique_ptr<Kernel> CpuDevice::gemm(long long m, long long n, long long k, c
 }
 
 std::unique_ptr<Kernel> CpuDevice::triad(std::size_t bytes) { return std::make_unique<TriadKernel>(bytes); }
+
+std::unique_ptr<Kernel> CpuDevice::codec(const std::string& kernel, std::size_t fp32_bytes) {
+    return make_codec_kernel(kernel, fp32_bytes);
+}
 
 std::unique_ptr<Kernel> CpuDevice::empty_launch() { return std::make_unique<SgemmKernel>(1, 1, 1); }
 

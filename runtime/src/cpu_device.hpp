@@ -1,5 +1,6 @@
 #pragma once
-// The `cpu` device: OpenBLAS GEMMs and a STREAM-like triad on one core per rank (a CPU worker).
+// The `cpu` device: OpenBLAS GEMMs, a STREAM-like triad and the measured runs' codec kernels on one core
+// per rank (a CPU worker).
 #include "device.hpp"
 
 namespace dtsim::runtime {
@@ -14,6 +15,7 @@ public:
     std::unique_ptr<Kernel> triad(std::size_t bytes) override;
     std::unique_ptr<Kernel> empty_launch() override;
     std::unique_ptr<Kernel> copy(const std::string&, std::size_t) override { return nullptr; }
+    std::unique_ptr<Kernel> codec(const std::string& kernel, std::size_t fp32_bytes) override;
     void synchronize() override {}
 };
 

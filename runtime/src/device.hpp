@@ -1,6 +1,6 @@
 #pragma once
 // A device runs the compute side of the microbenchmarks: GEMMs, a memory-bandwidth kernel, the cost of
-// launching a kernel, and host<->device copies. Kernels are started in order; synchronize() waits.
+// launching a kernel, host<->device copies, and gradient-compression kernels. Kernels are started in order; synchronize() waits.
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -28,6 +28,9 @@ public:
     virtual std::unique_ptr<Kernel> empty_launch() = 0;
     /// Host<->device copies of `bytes`; nullptr where there is no separate device memory.
     virtual std::unique_ptr<Kernel> copy(const std::string& direction, std::size_t bytes) = 0;
+    /// A gradient-compression kernel (codec_kernels(), profile.hpp) over `fp32_bytes` of fp32 gradients;
+    /// nullptr where the device has no such kernels.
+    virtual std::unique_ptr<Kernel> codec(const std::string& kernel, std::size_t fp32_bytes) = 0;
 
     virtual void synchronize() = 0;
 };

@@ -96,10 +96,11 @@ int main(int argc, char** argv) {
                 const auto end = std::min(ops_text.find(',', start), ops_text.size());
                 const std::string op = ops_text.substr(start, end - start);
                 const auto& known = dtsim::calibrate::all_ops();
-                if (std::find(known.begin(), known.end(), op) == known.end())
-                    throw dtsim::InputError("--ops: unknown operation '" + op + "'; expected some of: allreduce, allgather, "
-                                            "reducescatter, broadcast, alltoall, sendrecv, pingpong, gemm, memory_bandwidth, "
-                                            "launch_latency, host_to_device, device_to_host");
+                if (std::find(known.begin(), known.end(), op) == known.end()) {
+                    std::string list;
+                    for (const auto& name : known) list += (list.empty() ? "" : ", ") + name;
+                    throw dtsim::InputError("--ops: unknown operation '" + op + "'; expected some of: " + list);
+                }
                 options.plan.ops.push_back(op);
                 start = end + 1;
             }

@@ -159,9 +159,10 @@ Measurement Microbenchmarks::compute(const PlanItem& item) {
             launches = kLaunchesPerIteration;
             break;
         case ItemKind::copy: kernel = device.copy(item.op, static_cast<std::size_t>(item.bytes)); break;
+        case ItemKind::codec: kernel = device.codec(item.kernel, static_cast<std::size_t>(item.bytes)); break;
         default: throw std::logic_error("not a compute item");
     }
-    if (!kernel) throw std::invalid_argument("the " + device.kind() + " device cannot run " + item.op);
+    if (!kernel) throw std::invalid_argument("the " + device.kind() + " device cannot run " + item.key());
     auto timed_run = [&] {
         const double t0 = now();
         for (int l = 0; l < launches; ++l) kernel->start();

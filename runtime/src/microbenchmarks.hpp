@@ -7,7 +7,8 @@
 //   pingpong    one-way time = half a round trip, one message at a time (osu_latency);
 //   sendrecv    nccl-tests' ring exchange: every member sends to the next and receives from the previous
 //               at once, back to back (throughput mode);
-//   compute     every rank runs its kernel at once (as in training); per-run time = the slowest rank's.
+//   compute     every rank runs its kernel at once (as in training); per-run time = the slowest rank's;
+//               the codec kernels (gradient compression) are timed the same way.
 // The iteration count adapts so that each sample takes about `target_seconds`.
 #include <vector>
 

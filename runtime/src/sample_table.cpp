@@ -12,6 +12,7 @@ std::string group_of(const calibrate::PlanItem& item) {
         case ItemKind::collective: return item.op + "/" + std::to_string(item.ranks);
         case ItemKind::point_to_point: return item.op + "/" + std::string(to_string(item.link_class));
         case ItemKind::gemm: return "gemm/" + item.dtype;
+        case ItemKind::codec: return "codec/" + item.kernel;
         default: return item.op;
     }
 }
@@ -43,6 +44,11 @@ void SampleTable::header(const calibrate::PlanItem& item, const nlohmann::ordere
         case ItemKind::launch_latency:
             out_ << "#\n# launch_latency on " << sample.at("device").get<std::string>() << "\n";
             std::snprintf(line, sizeof line, "# %11s %12s %6s\n", "", "time(us)", "iters");
+            break;
+        case ItemKind::codec:
+            out_ << "#\n# codec " << item.kernel << " on " << sample.at("device").get<std::string>()
+                 << ", every rank at once; bytes: the uncompressed fp32 bucket\n";
+            std::snprintf(line, sizeof line, "# %11s %12s %12s %12s %6s\n", "", "bytes", "time(us)", "GB/s", "iters");
             break;
         default:
             out_ << "#\n# " << item.op << " on " << sample.at("device").get<std::string>() << ", every rank at once\n";

@@ -7,6 +7,17 @@ namespace dtsim::sim {
 namespace {
 constexpr double kIndexBytes = 4;  // int32 element index of a top-k entry
 constexpr double kScaleBytes = 4;  // fp32 scale of an int8-quantised bucket
+constexpr double kFp32Bytes = 4;   // the calibrated codec kernels take fp32 gradients
+
+// The calibrated top-k decode summed `blocks` blocks of ratio·N pairs; here `ranks` blocks of this
+// scenario's ratio. Its size term is scaled by the bytes the decode touches per element (pairs read,
+// fp32 value written), as in the memory-bound model: exact when the settings match the calibration's.
+double topk_decode_s(const CodecFit& fit, double fp32_bytes, double ranks, double ratio) {
+    constexpr double kPairBytes = kFp32Bytes + kIndexBytes;
+    const double calibrated = fit.blocks * fit.ratio * kPairBytes + kFp32Bytes;
+    const double here = ranks * ratio * kPairBytes + kFp32Bytes;
+    return fit.fixed_s + fp32_bytes / fit.bytes_per_second * here / calibrated;
+}
 }  // namespace
 
 CompressedBucket compress_bucket(const Scenario& scenario, double bucket_bytes) {
@@ -17,25 +28,35 @@ CompressedBucket compress_bucket(const Scenario& scenario, double bucket_bytes) 
     const double memory = model.memory_bytes_per_second;
     const double ranks = scenario.cluster.gpus();
     const double feedback_s = spec.error_feedback ? 4 * bucket_bytes / memory : 0;
+    const double fp32_bytes = n * kFp32Bytes;
+    // A profile's fitted kernel when it has one (its encode/decode for the bucket's fp32 bytes), else the
+    // memory-bound estimate.
+    auto fitted = [&](const char* kernel, double memory_bound_s) {
+        const CodecFit* fit = find_codec_fit(model.codecs, kernel);
+        return fit ? fit->seconds(fp32_bytes) : memory_bound_s;
+    };
     CompressedBucket out;
     switch (spec.kind) {
         case CompressionKind::none: out.first_bytes = bucket_bytes; break;
         case CompressionKind::fp16:
             out.first_bytes = 2 * n;
-            out.encode_s = n * (e + 2) / memory;
-            out.decode_s = n * (2 + e) / memory;
+            out.encode_s = fitted("fp16_encode", n * (e + 2) / memory);
+            out.decode_s = fitted("fp16_decode", n * (2 + e) / memory);
             break;
         case CompressionKind::int8:
             out.first_bytes = n + kScaleBytes;
-            out.encode_s = (bucket_bytes + n * (e + 1)) / memory;
-            out.decode_s = n * (1 + e) / memory;
+            out.encode_s = fitted("int8_encode", (bucket_bytes + n * (e + 1)) / memory);
+            out.decode_s = fitted("int8_decode", n * (1 + e) / memory);
             break;
         case CompressionKind::topk: {
             const double kept = std::ceil(spec.ratio * n);
             out.first_bytes = kept * (e + kIndexBytes);
             out.sparse = true;
-            out.encode_s = (2 * bucket_bytes + out.first_bytes) / memory + feedback_s;
-            out.decode_s = (ranks * out.first_bytes + bucket_bytes) / memory;
+            // The calibration selects without error feedback: its residual pass stays memory-bound.
+            out.encode_s = fitted("topk_encode", (2 * bucket_bytes + out.first_bytes) / memory) + feedback_s;
+            const CodecFit* decode = find_codec_fit(model.codecs, "topk_decode");
+            out.decode_s = decode ? topk_decode_s(*decode, fp32_bytes, ranks, spec.ratio)
+                                  : (ranks * out.first_bytes + bucket_bytes) / memory;
             break;
         }
         case CompressionKind::powersgd: {

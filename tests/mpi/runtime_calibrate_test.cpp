@@ -4,6 +4,7 @@
 #include <signal.h>
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -12,6 +13,7 @@
 #include <thread>
 
 #include "dtsim/calibrate/plan.hpp"
+#include "dtsim/profile.hpp"
 #include "test_support.hpp"
 
 using namespace dtsim;
@@ -102,8 +104,26 @@ TEST_CASE("a quick MPI calibration writes every planned sample with the document
             }
         }
         for (const char* op : {"allreduce", "allgather", "reducescatter", "broadcast", "alltoall", "pingpong", "sendrecv", "gemm",
-                               "memory_bandwidth", "launch_latency"})
+                               "memory_bandwidth", "launch_latency", "codec"})
             CHECK(ops.count(op) == 1);
+        // Codec kernels: every kernel at 64 KiB, 256 KiB, 1 MiB and 4 MiB of fp32 input.
+        std::map<std::string, std::set<long long>> codec_sizes;
+        for (const auto& s : samples) {
+            if (s.at("op") != "codec") continue;
+            const auto kernel = s.at("kernel").get<std::string>();
+            codec_sizes[kernel].insert(s.at("bytes").get<long long>());
+            CHECK(s.at("device") == "cpu");
+            CHECK(s.at("ranks").get<int>() == ranks);
+            CHECK(s.at("bytes_per_s").get<double>() == Approx(s.at("bytes").get<double>() / s.at("time_s").get<double>()));
+            CHECK(s.contains("ratio") == (kernel.rfind("topk", 0) == 0));
+            if (kernel == "topk_decode") CHECK(s.at("blocks").get<int>() == calibrate::kCodecTopkDecodeBlocks);
+        }
+        const std::set<long long> quick_sizes{65536, 262144, 1048576, 4194304};
+        CHECK(codec_sizes.size() == 6);
+        for (const auto& [kernel, sizes] : codec_sizes) {
+            CAPTURE(kernel);
+            CHECK(sizes == quick_sizes);
+        }
 
         std::ifstream env(out + "/environment.json");
         const auto environment = nlohmann::json::parse(env);
@@ -112,6 +132,60 @@ TEST_CASE("a quick MPI calibration writes every planned sample with the document
         CHECK_THAT(environment.at("mpi_library").get<std::string>(), Catch::Contains("MPI"));
         CHECK(environment.at("mpi_collective_algorithms").at("coll_tuned_allreduce_algorithm") == "4");
     }
+}
+
+TEST_CASE("dtsim-runtime calibrate --ops codec: codec samples that dtsim fit turns into codec fits", "[mpi][calibrate]") {
+    test::TempDir dir;
+    const auto out = dir.file("codec");
+    const auto result =
+        test::run_runtime(2, {"calibrate", "--backend", "mpi", "--out", out, "--quick", "--ops", "codec,memory_bandwidth"});
+    CAPTURE(result.output);
+    REQUIRE(result.exit_code == 0);
+    CHECK_THAT(result.output, Catch::Contains("# codec topk_encode on cpu"));
+    const auto samples = read_samples(out + "/samples.jsonl");
+    std::map<std::string, std::map<long long, double>> times;  // kernel -> bytes -> seconds
+    for (const auto& s : samples)
+        if (s.at("op") == "codec") times[s.at("kernel").get<std::string>()][s.at("bytes").get<long long>()] = s.at("time_s");
+    REQUIRE(times.size() == 6);
+    // Each kernel's time grows with the bucket (64× the data); top-k selection (nth_element over every
+    // element) is far slower than summing 8 blocks of 1 % of them.
+    for (const auto& [kernel, by_size] : times) {
+        CAPTURE(kernel);
+        CHECK(by_size.at(4194304) > 4 * by_size.at(65536));
+    }
+    CHECK(times.at("topk_encode").at(4194304) > 5 * times.at("topk_decode").at(4194304));
+
+    const auto profile_path = dir.file("codec.json");
+    const auto fit = test::run_command(test::dtsim_executable(), {"fit", out, "--out", profile_path});
+    CAPTURE(fit.output);
+    REQUIRE(fit.exit_code == 0);
+    const auto profile = load_profile_file(profile_path);
+    REQUIRE(profile.compute);
+    REQUIRE(profile.compute->codecs.size() == 6);
+    for (const auto& codec : profile.compute->codecs) {
+        CAPTURE(codec.kernel);
+        CHECK(codec.bytes_per_second > 1e6);
+        CHECK(codec.bytes_per_second < 1e12);
+        CHECK(codec.quality.samples == 4);
+        // The fit's own quality, not asserted to be good: a quick sweep on a shared 2-core machine is noisy.
+        CHECK(codec.quality.r_squared <= 1);
+        CHECK(codec.quality.median_relative_error <= codec.quality.max_relative_error);
+        // The fit reproduces the time of a mid-size sample within the error it reports.
+        const double measured = times.at(codec.kernel).at(1048576);
+        CHECK(std::abs(codec.seconds(1048576) - measured) / measured <= codec.quality.max_relative_error * (1 + 1e-9));
+    }
+    CHECK(profile.compute->codec_for("topk_decode")->blocks == calibrate::kCodecTopkDecodeBlocks);
+    const auto shown = test::run_command(test::dtsim_executable(), {"profile", "show", profile_path});
+    CHECK_THAT(shown.output, Catch::Contains("gradient compression") && Catch::Contains("topk_decode (1.0 %, 8 blocks)"));
+}
+
+TEST_CASE("the plan leaves the codec samples out on GPUs and says so", "[mpi][calibrate]") {
+    const auto result = test::run_command(test::runtime_executable(),
+                                          {"calibrate", "--backend", "nccl", "--out", "unused", "--print-plan", "--ops", "codec,gemm"});
+    CHECK(result.exit_code == 0);
+    CHECK_THAT(result.output, Catch::Contains("no GPU codec kernels yet"));
+    CHECK_THAT(result.output, Catch::Contains("gemm/float16/"));
+    CHECK_THAT(result.output, !Catch::Contains("codec/"));
 }
 
 TEST_CASE("busbw factors are nccl-tests'", "[mpi][calibrate]") {

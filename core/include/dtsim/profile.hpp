@@ -4,6 +4,7 @@
 // It is versioned JSON; a scenario's `profile:` key makes the simulator use it instead of presets.
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -78,13 +79,35 @@ struct GemmFit {
     double achieved_flops_per_second(double flops) const { return flops / seconds(flops); }
 };
 
+/// A gradient-compression kernel's time as a function of the bucket's uncompressed fp32 bytes:
+/// t = fixed_s + bytes / bytes_per_second. Kernels: fp16_encode, fp16_decode, int8_encode, int8_decode,
+/// topk_encode, topk_decode (see codec_kernels()).
+///   ratio   topk only: the fraction of elements the calibration kept (0 elsewhere);
+///   blocks  topk_decode only: the number of k-pair blocks summed, one per rank of an all-gather (0 elsewhere).
+struct CodecFit {
+    std::string kernel;
+    double fixed_s = 0;
+    double bytes_per_second = 0;
+    double ratio = 0;
+    int blocks = 0;
+    FitQuality quality;
+    double seconds(double fp32_bytes) const { return fixed_s + fp32_bytes / bytes_per_second; }
+};
+
+/// The codec kernels a calibration measures, in plan order.
+const std::vector<std::string>& codec_kernels();
+/// The fit of `kernel` in `fits`, or nullptr.
+const CodecFit* find_codec_fit(const std::vector<CodecFit>& fits, std::string_view kernel);
+
 struct ComputeProfile {
     std::string device;                  // "cpu", or the CUDA device name
     std::vector<GemmFit> gemm;           // one per measured precision
     double memory_bytes_per_second = 0;  // STREAM-triad-like achieved bandwidth
     double launch_overhead_s = 0;        // per kernel (GPU) or per BLAS call (CPU)
     FitQuality memory_quality;
+    std::vector<CodecFit> codecs;        // empty when the calibration measured none (GPUs, older profiles)
     const GemmFit* gemm_for(Precision precision) const;  // nullptr when not measured
+    const CodecFit* codec_for(std::string_view kernel) const;  // nullptr when not measured
 };
 
 /// The point-to-point costs the simulator uses for one link class (from the sendrecv fit, else the

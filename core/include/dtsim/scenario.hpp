@@ -98,6 +98,7 @@ struct ModelSpec {
     double recompute_fraction = 0;  // activation checkpointing: share of the forward recomputed in backward
     double flops_per_second = 0;         // achieved compute and memory rates of one GPU, for work the model
     double memory_bytes_per_second = 0;  // adds (gradient compression): the profile's, else the preset's
+    std::vector<CodecFit> codecs;        // the profile's fitted compression kernels; empty: memory-bound passes
     double gradient_bytes() const;
     double forward_s() const;
     double backward_s() const;

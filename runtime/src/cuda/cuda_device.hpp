@@ -29,6 +29,8 @@ public:
     std::unique_ptr<Kernel> triad(std::size_t bytes) override;
     std::unique_ptr<Kernel> empty_launch() override;
     std::unique_ptr<Kernel> copy(const std::string& direction, std::size_t bytes) override;
+    // No GPU codec kernels yet: the plan leaves the codec samples out on GPUs.
+    std::unique_ptr<Kernel> codec(const std::string&, std::size_t) override { return nullptr; }
     void synchronize() override;
 
     int ordinal() const { return ordinal_; }

@@ -3,6 +3,7 @@
 // Every fit minimises squared *relative* error, Σ((t̂ − t)/t)², so that 8-byte latencies and
 // gigabyte transfers weigh alike (shared reference nccl-and-hardware.md §4.2).
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "dtsim/profile.hpp"
@@ -30,6 +31,11 @@ PiecewiseAlphaBeta fit_piecewise_alpha_beta(std::vector<Observation> observation
 
 /// GEMM efficiency curve t = fixed + flops / rate (a one-segment α-β fit in FLOPs).
 GemmFit fit_gemm(std::vector<Observation> flops_and_seconds, Precision precision);
+
+/// A codec kernel's time t = fixed + fp32 bytes / rate (a one-segment α-β fit, as fit_gemm in FLOPs);
+/// ratio and blocks are copied into the fit as the calibration's settings.
+CodecFit fit_codec(std::vector<Observation> bytes_and_seconds, const std::string& kernel, double ratio = 0,
+                   int blocks = 0);
 
 /// R², median and max relative error of `predict` on the observations.
 FitQuality evaluate_fit(const std::vector<Observation>& observations, const std::function<double(double)>& predict);

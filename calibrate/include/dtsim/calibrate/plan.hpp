@@ -9,13 +9,13 @@
 
 namespace dtsim::calibrate {
 
-enum class ItemKind { collective, point_to_point, gemm, memory_bandwidth, launch_latency, copy };
+enum class ItemKind { collective, point_to_point, gemm, memory_bandwidth, launch_latency, copy, codec };
 
 /// One sample to take.
 struct PlanItem {
     ItemKind kind = ItemKind::collective;
     std::string op;    // allreduce ... alltoall; sendrecv, pingpong; gemm; memory_bandwidth; launch_latency;
-                       // host_to_device, device_to_host
+                       // host_to_device, device_to_host; codec
     std::string mode;  // throughput | latency (network ops)
     std::string dtype = "float32";
     double bytes = 0;  // nccl-tests size semantics for collectives; message size for point-to-point
@@ -23,6 +23,7 @@ struct PlanItem {
     LinkClass link_class = LinkClass::intra_node;
     std::vector<int> members;  // point-to-point: the ping-pong pair, or the ring of the exchange
     long long m = 0, n = 0, k = 0;  // gemm
+    std::string kernel;             // codec: one of codec_kernels() (profile.hpp)
     std::string key() const;
 };
 
@@ -46,6 +47,15 @@ double bus_bandwidth_factor(const std::string& op, int ranks);
 
 /// Link class of a group of ranks: intra_node on one node, inter_node with one rank per node, else mixed.
 LinkClass link_class_of(const std::vector<int>& node_of_rank, int ranks);
+
+/// The codec kernels' settings: top-k keeps this fraction (error feedback off), and its decode sums this
+/// many blocks of k pairs, as a rank does after an all-gather among 8 ranks. Fixed rather than the
+/// calibration's rank count, so that profiles from different layouts measure the same kernel.
+inline constexpr double kCodecTopkRatio = 0.01;
+inline constexpr int kCodecTopkDecodeBlocks = 8;
+
+/// Whether the plan leaves out the codec samples it was asked for: no GPU codec kernels exist yet.
+bool codec_skipped(const PlanOptions& options);
 
 const std::vector<std::string>& collective_ops();
 const std::vector<std::string>& all_ops();

@@ -8,7 +8,9 @@
 //                          mode (throughput|latency), link_class (intra_node|inter_node|mixed),
 //                          bytes (nccl-tests' size semantics), count, dtype, algbw_GBps, busbw_GBps.
 // Compute ops add:         device; gemm: dtype, m, n, k, flops; memory_bandwidth: bytes (moved);
-//                          launch_latency: nothing more; host_to_device / device_to_host: bytes.
+//                          launch_latency: nothing more; host_to_device / device_to_host: bytes;
+//                          codec: kernel (profile.hpp's codec_kernels()), bytes (the uncompressed fp32
+//                          input), ratio (topk kernels), blocks (topk_decode).
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +30,9 @@ struct Sample {
     int nodes = 1;
     double bytes = 0;
     double flops = 0;      // gemm only: 2·m·n·k
+    std::string kernel;    // codec only
+    double ratio = 0;      // codec topk kernels only
+    int blocks = 0;        // codec topk_decode only
     double time_s = 0;
     std::vector<double> iteration_times_s;
 };

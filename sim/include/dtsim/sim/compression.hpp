@@ -10,6 +10,9 @@
 //   powersgd  the bucket as an m×m matrix (m = ⌈√N⌉): P = M·Q and Q = Mᵀ·P, each all-reduced (m·R elements),
 //          an orthogonalisation in between; decode M ≈ P·Qᵀ.
 // Error feedback (topk, powersgd) adds its memory traffic: read the gradient and the residual, write both.
+// With a profile whose compute section has codec fits (calibrated kernels), fp16, int8 and topk encode and
+// decode cost the fit's t = fixed + fp32 bytes / rate for the bucket's N fp32 elements instead; top-k
+// decode scales to this scenario's rank count and ratio (see compression.cpp). PowerSGD stays FLOP-based.
 #include "dtsim/scenario.hpp"
 
 namespace dtsim::sim {

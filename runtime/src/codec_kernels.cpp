@@ -1,0 +1,110 @@
+#include "codec_kernels.hpp"
+
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include "dtsim/calibrate/plan.hpp"
+#include "gradient_data.hpp"
+#include "half_precision.hpp"
+#include "int8_quantization.hpp"
+#include "topk_compression.hpp"
+
+namespace dtsim::runtime {
+namespace {
+
+// The measured runs' gradient values, so that data-dependent kernels (top-k selection) see the same input.
+std::vector<float> gradients(std::size_t elements, int worker) {
+    std::vector<float> values(elements);
+    fill_gradients(values, worker, 0, 0);
+    return values;
+}
+
+class HalfEncode : public Kernel {
+public:
+    explicit HalfEncode(std::size_t elements) : values_(gradients(elements, 0)) {}
+    void start() override { encode_half(values_, halves_); }
+
+private:
+    std::vector<float> values_;
+    std::vector<std::uint16_t> halves_;
+};
+
+class HalfDecode : public Kernel {
+public:
+    explicit HalfDecode(std::size_t elements) : values_(gradients(elements, 0)) { encode_half(values_, halves_); }
+    void start() override { decode_half(halves_, values_); }
+
+private:
+    std::vector<float> values_;
+    std::vector<std::uint16_t> halves_;
+};
+
+class Int8Encode : public Kernel {
+public:
+    explicit Int8Encode(std::size_t elements) : values_(gradients(elements, 0)), message_(int8_message_bytes(elements)) {}
+    void start() override { quantize_int8(values_.data(), values_.size(), message_.data()); }
+
+private:
+    std::vector<float> values_;
+    std::vector<unsigned char> message_;
+};
+
+// Writes the values (no accumulation): the cast back of the all-reduced bucket.
+class Int8Decode : public Kernel {
+public:
+    explicit Int8Decode(std::size_t elements) : values_(gradients(elements, 0)), message_(int8_message_bytes(elements)) {
+        quantize_int8(values_.data(), values_.size(), message_.data());
+    }
+    void start() override { dequantize_int8(message_.data(), values_.size(), values_.data(), false); }
+
+private:
+    std::vector<float> values_;
+    std::vector<unsigned char> message_;
+};
+
+// Error feedback off: the residual's extra pass is priced from memory bandwidth by the simulator.
+class TopkEncode : public Kernel {
+public:
+    explicit TopkEncode(std::size_t elements)
+        : values_(gradients(elements, 0)), kept_(topk_count(elements, calibrate::kCodecTopkRatio)) {}
+    void start() override { topk_encode(values_, kept_, nullptr, selected_); }
+
+private:
+    std::vector<float> values_;
+    std::size_t kept_;
+    std::vector<SparseEntry> selected_;
+};
+
+// The sum of kCodecTopkDecodeBlocks workers' selections, as after a measured run's all-gather.
+class TopkDecode : public Kernel {
+public:
+    explicit TopkDecode(std::size_t elements) : values_(elements) {
+        const auto kept = topk_count(elements, calibrate::kCodecTopkRatio);
+        std::vector<SparseEntry> block;
+        for (int worker = 0; worker < calibrate::kCodecTopkDecodeBlocks; ++worker) {
+            topk_encode(gradients(elements, worker), kept, nullptr, block);
+            gathered_.insert(gathered_.end(), block.begin(), block.end());
+        }
+    }
+    void start() override { topk_decode_sum(gathered_, values_); }
+
+private:
+    std::vector<float> values_;
+    std::vector<SparseEntry> gathered_;
+};
+
+}  // namespace
+
+std::unique_ptr<Kernel> make_codec_kernel(const std::string& kernel, std::size_t fp32_bytes) {
+    const auto elements = gradient_elements(static_cast<double>(fp32_bytes));
+    if (kernel == "fp16_encode") return std::make_unique<HalfEncode>(elements);
+    if (kernel == "fp16_decode") return std::make_unique<HalfDecode>(elements);
+    if (kernel == "int8_encode") return std::make_unique<Int8Encode>(elements);
+    if (kernel == "int8_decode") return std::make_unique<Int8Decode>(elements);
+    if (kernel == "topk_encode") return std::make_unique<TopkEncode>(elements);
+    if (kernel == "topk_decode") return std::make_unique<TopkDecode>(elements);
+    throw std::invalid_argument("unknown codec kernel '" + kernel + "'");
+}
+
+}  // namespace dtsim::runtime

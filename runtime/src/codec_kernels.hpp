@@ -1,0 +1,17 @@
+#pragma once
+// The gradient-compression kernels of the measured runs (measure/half_precision, int8_quantization,
+// topk_compression) as calibration kernels over one bucket of fp32 gradients, so that `calibrate`
+// times exactly what a measured run's encode and decode spans time.
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "device.hpp"
+
+namespace dtsim::runtime {
+
+/// `kernel` is one of codec_kernels() (profile.hpp); `fp32_bytes` is the uncompressed bucket.
+/// Throws std::invalid_argument for an unknown kernel.
+std::unique_ptr<Kernel> make_codec_kernel(const std::string& kernel, std::size_t fp32_bytes);
+
+}  // namespace dtsim::runtime

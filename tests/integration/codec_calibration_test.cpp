@@ -1,0 +1,123 @@
+// A profile's calibrated codec kernels price the simulated encode and decode spans; without them the
+// memory-bound passes run at the profile's memory bandwidth (direct-time models included).
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <map>
+
+#include "dtsim/sim/compression.hpp"
+#include "test_support.hpp"
+
+using namespace dtsim;
+
+namespace {
+
+constexpr double kGradientBytes = 8e6;  // fp32: 2 M elements, one bucket
+constexpr double kProfileMemory = 10e9;
+
+// Rates of the magnitude the 2-core testbed measured (fp16 encode ~0.34 ms, decode ~1.2 ms, top-k
+// selection ~11.7 ms per 2 MB bucket).
+Profile cpu_profile(bool with_codecs) {
+    Profile p;
+    p.name = "codec-cpu";
+    p.source = "measured";
+    p.environment_json = "{}";
+    p.network.push_back({"pingpong", "latency", LinkClass::inter_node, 2, 2, {{{0, 40e-6, 117e6}}}, {}});
+    ComputeProfile compute;
+    compute.device = "cpu";
+    compute.gemm.push_back({Precision::fp32, 20e-6, 50e9, {}});
+    compute.memory_bytes_per_second = kProfileMemory;
+    if (with_codecs) {
+        compute.codecs.push_back({"fp16_encode", 3e-6, 6.0e9, 0, 0, {}});
+        compute.codecs.push_back({"fp16_decode", 2e-6, 1.7e9, 0, 0, {}});
+        compute.codecs.push_back({"int8_encode", 4e-6, 1.1e9, 0, 0, {}});
+        compute.codecs.push_back({"int8_decode", 1e-6, 2.5e9, 0, 0, {}});
+        compute.codecs.push_back({"topk_encode", 20e-6, 1.8e8, 0.01, 0, {}});
+        compute.codecs.push_back({"topk_decode", 10e-6, 2.4e9, 0.01, 8, {}});
+    }
+    p.compute = compute;
+    return p;
+}
+
+Scenario scenario_with(const std::string& profile_path, int nodes, const std::string& compression) {
+    std::string yaml = "name: codec\n";
+    // The profile's inter-node fit is the NIC; without one the cluster names it.
+    const std::string nic = profile_path.empty() ? ", nic: {bandwidth: 1Gbps, latency: 40us}" : "";
+    if (!profile_path.empty()) yaml += "profile: " + profile_path + "\n";
+    yaml += "cluster: {nodes: " + std::to_string(nodes) + ", gpus_per_node: 1, gpu: cpu" + nic +
+            ", fabric: {topology: star}, network_model: ideal}\n"
+            "model: {gradient_bytes: 8MB, forward_time: 0s, backward_time: 0s, batch_per_gpu: 1, layers: 1}\n"
+            "training:\n  iterations: 1\n  strategy: {kind: allreduce, algorithm: ring, bucket: 1GB}\n"
+            "  compression: " + compression + "\n";
+    return load_scenario_text(yaml, "codec.yaml");
+}
+
+std::string write_profile(const test::TempDir& dir, const Profile& profile) {
+    const auto path = dir.file("profile.json");
+    std::ofstream(path) << profile_to_json(profile);
+    return path;
+}
+
+/// Rank 0's encode and decode span durations (one bucket, one iteration; several spans of a name are summed).
+std::map<std::string, double> codec_spans(const Run& run) {
+    std::map<std::string, double> out;
+    for (const auto& span : run.spans)
+        if (span.rank == 0 && (span.name == "encode" || span.name == "decode")) out[span.name] += span.end_s - span.start_s;
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("sim::compress_bucket: a profile's codec fits price encode and decode, closed form", "[integration][compression]") {
+    test::TempDir dir;
+    const auto profile = cpu_profile(true);
+    const auto path = write_profile(dir, profile);
+    const auto& codecs = profile.compute->codecs;
+    auto closed_form = [&](size_t i) { return codecs[i].fixed_s + kGradientBytes / codecs[i].bytes_per_second; };
+
+    SECTION("fp16") {
+        const auto spans = codec_spans(test::simulate_in_child(scenario_with(path, 4, "{kind: fp16}")));
+        CHECK(spans.at("encode") == Approx(3e-6 + 8e6 / 6e9).epsilon(1e-9));
+        CHECK(spans.at("encode") == Approx(closed_form(0)).epsilon(1e-9));
+        CHECK(spans.at("decode") == Approx(closed_form(1)).epsilon(1e-9));
+    }
+    SECTION("int8") {
+        const auto spans = codec_spans(test::simulate_in_child(scenario_with(path, 4, "{kind: int8}")));
+        CHECK(spans.at("encode") == Approx(closed_form(2)).epsilon(1e-9));
+        CHECK(spans.at("decode") == Approx(closed_form(3)).epsilon(1e-9));
+    }
+    SECTION("top-k at the calibration's ratio and block count: the fits themselves") {
+        const auto spans = codec_spans(
+            test::simulate_in_child(scenario_with(path, 8, "{kind: topk, ratio: 0.01, error_feedback: false}")));
+        CHECK(spans.at("encode") == Approx(20e-6 + 8e6 / 1.8e8).epsilon(1e-9));
+        CHECK(spans.at("decode") == Approx(closed_form(5)).epsilon(1e-9));
+    }
+    SECTION("top-k on 4 ranks with error feedback: decode scaled to 4 blocks, feedback at the profile's bandwidth") {
+        const auto spans = codec_spans(test::simulate_in_child(scenario_with(path, 4, "{kind: topk, ratio: 0.01}")));
+        CHECK(spans.at("encode") == Approx(closed_form(4) + 4 * kGradientBytes / kProfileMemory).epsilon(1e-9));
+        // Bytes touched per element: 4 blocks of 1 % 8-byte pairs plus the fp32 write, against the calibration's 8.
+        const double scale = (4 * 0.01 * 8 + 4) / (8 * 0.01 * 8 + 4);
+        CHECK(spans.at("decode") == Approx(10e-6 + 8e6 / 2.4e9 * scale).epsilon(1e-9));
+    }
+}
+
+TEST_CASE("sim::compress_bucket: without codec fits, memory-bound passes at the profile's bandwidth", "[integration][compression]") {
+    test::TempDir dir;
+    const auto path = write_profile(dir, cpu_profile(false));
+    const double n = kGradientBytes / 4;
+
+    const auto with_profile = scenario_with(path, 4, "{kind: fp16}");
+    CHECK(with_profile.model.memory_bytes_per_second == kProfileMemory);  // a direct-time model, the profile's rate
+    CHECK(with_profile.model.flops_per_second == 50e9);
+    CHECK(with_profile.model.codecs.empty());
+    const auto spans = codec_spans(test::simulate_in_child(with_profile));
+    CHECK(spans.at("encode") == Approx(n * (4 + 2) / kProfileMemory).epsilon(1e-9));
+    CHECK(spans.at("decode") == Approx(n * (2 + 4) / kProfileMemory).epsilon(1e-9));
+
+    // No profile: the GPU preset's achieved bandwidth, as before.
+    const auto preset = scenario_with("", 4, "{kind: int8}");
+    CHECK(preset.model.memory_bytes_per_second != kProfileMemory);
+    const auto bucket = sim::compress_bucket(preset, kGradientBytes);
+    CHECK(bucket.encode_s == Approx((kGradientBytes + n * 5) / preset.model.memory_bytes_per_second).epsilon(1e-12));
+    CHECK(bucket.decode_s == Approx(n * 5 / preset.model.memory_bytes_per_second).epsilon(1e-12));
+}
