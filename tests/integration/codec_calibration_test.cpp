@@ -22,7 +22,7 @@ Profile cpu_profile(bool with_codecs) {
     p.name = "codec-cpu";
     p.source = "measured";
     p.environment_json = "{}";
-    p.network.push_back({"pingpong", "latency", LinkClass::inter_node, 2, 2, {{{0, 40e-6, 117e6}}}, {}});
+    p.network.push_back({"pingpong", "latency", LinkClass::inter_node, 2, 2, {{{0, 40e-6, 117e6}}}, {}, {}});
     ComputeProfile compute;
     compute.device = "cpu";
     compute.gemm.push_back({Precision::fp32, 20e-6, 50e9, {}});
