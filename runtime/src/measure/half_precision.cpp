@@ -1,5 +1,7 @@
 #include "half_precision.hpp"
 
+#include <immintrin.h>
+
 #include <cmath>
 #include <cstring>
 
@@ -53,6 +55,34 @@ void encode_half(const std::vector<float>& values, std::vector<std::uint16_t>& o
 void decode_half(const std::vector<std::uint16_t>& bits, std::vector<float>& out) {
     out.resize(bits.size());
     for (size_t i = 0; i < bits.size(); ++i) out[i] = from_half(bits[i]);
+}
+
+namespace {
+
+void add_halves_portable(std::uint16_t* target, const std::uint16_t* incoming, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i) target[i] = to_half(from_half(target[i]) + from_half(incoming[i]));
+}
+
+// F16C's conversions round to nearest even and keep subnormals (MXCSR's defaults), as to_half does.
+__attribute__((target("avx,f16c"))) void add_halves_f16c(std::uint16_t* target, const std::uint16_t* incoming, std::size_t count) {
+    std::size_t i = 0;
+    for (; i + 8 <= count; i += 8) {
+        const __m256 a = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(target + i)));
+        const __m256 b = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(incoming + i)));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(target + i),
+                         _mm256_cvtps_ph(_mm256_add_ps(a, b), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    }
+    add_halves_portable(target + i, incoming + i, count - i);
+}
+
+}  // namespace
+
+void add_halves(std::uint16_t* target, const std::uint16_t* incoming, std::size_t count) {
+    static const bool f16c = __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
+    if (f16c)
+        add_halves_f16c(target, incoming, count);
+    else
+        add_halves_portable(target, incoming, count);
 }
 
 }  // namespace dtsim::runtime

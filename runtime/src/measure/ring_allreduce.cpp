@@ -12,8 +12,9 @@ namespace {
 enum class Phases { both, reduce_scatter, allgather };
 
 // The ring over `comm` on data[0, n). After the reduce-scatter, this rank's chunk rank + 1 is complete.
-template <typename Element, typename Add>
-void ring(Element* data, std::size_t n, MPI_Datatype type, Add add, MPI_Comm comm, int tag, Phases phases) {
+// `add_into(target, incoming, count)` adds a received chunk into the rank's own.
+template <typename Element, typename AddInto>
+void ring(Element* data, std::size_t n, MPI_Datatype type, AddInto add_into, MPI_Comm comm, int tag, Phases phases) {
     int rank = 0, size = 1;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
@@ -30,8 +31,7 @@ void ring(Element* data, std::size_t n, MPI_Datatype type, Add add, MPI_Comm com
             const int send_chunk = rank - s, receive_chunk = rank - s - 1;
             sendrecv(data + first(send_chunk), count(send_chunk), type, right, tag, incoming.data(), count(receive_chunk),
                          type, left, tag, comm);
-            Element* target = data + first(receive_chunk);
-            for (int j = 0; j < count(receive_chunk); ++j) target[j] = add(target[j], incoming[static_cast<std::size_t>(j)]);
+            add_into(data + first(receive_chunk), incoming.data(), static_cast<std::size_t>(count(receive_chunk)));
         }
     }
     if (phases == Phases::reduce_scatter) return;
@@ -45,8 +45,8 @@ void ring(Element* data, std::size_t n, MPI_Datatype type, Add add, MPI_Comm com
 
 // Ring over all workers, or the simulator's hierarchical all-reduce: a reduce-scatter within the node,
 // an all-reduce of each local rank's complete chunk across nodes, an all-gather within the node.
-template <typename Element, typename Add>
-void allreduce(std::vector<Element>& values, MPI_Datatype type, Add add, const AllReduceGroups& groups, int tag) {
+template <typename Element, typename AddInto>
+void allreduce(std::vector<Element>& values, MPI_Datatype type, AddInto add, const AllReduceGroups& groups, int tag) {
     if (!groups.hierarchical) return ring(values.data(), values.size(), type, add, groups.all, tag, Phases::both);
     int local = 0, per_node = 1;
     MPI_Comm_rank(groups.node, &local);
@@ -61,7 +61,9 @@ void allreduce(std::vector<Element>& values, MPI_Datatype type, Add add, const A
 }  // namespace
 
 void allreduce_sum(std::vector<float>& values, const AllReduceGroups& groups, int tag) {
-    allreduce(values, MPI_FLOAT, [](float a, float b) { return a + b; }, groups, tag);
+    allreduce(values, MPI_FLOAT, [](float* target, const float* incoming, std::size_t count) {
+        for (std::size_t j = 0; j < count; ++j) target[j] += incoming[j];
+    }, groups, tag);
 }
 
 void ring_allgather(std::vector<unsigned char>& blocks, std::size_t block_bytes, MPI_Comm comm, int tag) {
@@ -110,8 +112,7 @@ void ring_allreduce_int8(std::vector<float>& values, MPI_Comm comm, int tag) {
 }
 
 void allreduce_sum_half(std::vector<std::uint16_t>& values, const AllReduceGroups& groups, int tag) {
-    allreduce(values, MPI_UINT16_T, [](std::uint16_t a, std::uint16_t b) { return to_half(from_half(a) + from_half(b)); }, groups,
-              tag);
+    allreduce(values, MPI_UINT16_T, add_halves, groups, tag);
 }
 
 }  // namespace dtsim::runtime
