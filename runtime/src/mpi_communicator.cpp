@@ -1,7 +1,11 @@
 #include "mpi_communicator.hpp"
 
+#include <algorithm>
+#include <cstddef>
 #include <stdexcept>
 #include <vector>
+
+#include "measure/ring_allreduce.hpp"
 
 namespace dtsim::runtime {
 namespace {
@@ -50,10 +54,17 @@ void MpiCommunicator::start_collective(const std::string& op, std::size_t bytes,
     float* out = receive_.data();
     const int count = elements(bytes);
     const int share = count / ranks;  // per-rank chunk of the collectives whose size is the whole array
-    if (op == "allreduce")
-        check(MPI_Allreduce(in, out, count, MPI_FLOAT, MPI_SUM, comm), "MPI_Allreduce");
-    else if (op == "allgather")
-        check(MPI_Allgather(in, share, MPI_FLOAT, out, share, MPI_FLOAT, comm), "MPI_Allgather");
+    // All-reduce and all-gather are the measured runs' own rings (measure/ring_allreduce.hpp), which are the
+    // simulator's: a profile then describes what `dtsim-runtime measure` executes. Out of place, as MPI's.
+    if (op == "allreduce") {
+        std::copy(in, in + count, out);
+        ring_allreduce_sum(out, static_cast<std::size_t>(count), comm, kDataTag);
+    } else if (op == "allgather") {
+        int rank = 0;
+        MPI_Comm_rank(comm, &rank);
+        std::copy(in, in + share, out + static_cast<std::ptrdiff_t>(rank) * share);
+        ring_allgather(reinterpret_cast<unsigned char*>(out), static_cast<std::size_t>(share) * sizeof(float), comm, kDataTag);
+    }
     else if (op == "reducescatter")
 {
         // MPI_Reduce_scatter rather than its _block form: Open MPI's tuned ring algorithm exists only for it.

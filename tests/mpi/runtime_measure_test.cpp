@@ -129,6 +129,28 @@ TEST_CASE("after every synchronous iteration each worker holds the exact sum of 
     }
 }
 
+TEST_CASE("sleeping compute and sleeping waits keep the sums exact and the modelled compute times", "[mpi][measure]") {
+    // What bench/accuracy runs on the oversubscribed testbed: every wait polls and sleeps, compute sleeps.
+    const std::vector<std::string> polite{"--verify", "--compute", "sleep", "--poll-interval", "20us"};
+    for (const char* strategy : {"{kind: allreduce, algorithm: ring, bucket: 1MB}",
+                                 "{kind: parameter-server, servers: 2, placement: dedicated, sync: sync, bucket: 1MB}",
+                                 "{kind: parameter-server, servers: 2, placement: dedicated, sync: ssp, staleness: 1, bucket: 1MB}"}) {
+        CAPTURE(strategy);
+        const bool ps = std::string(strategy).find("parameter-server") != std::string::npos;
+        const auto m = measure(ps ? 5 : 3, tiny_scenario(strategy, 3), polite);
+        CAPTURE(m.result.output);
+        REQUIRE(m.result.exit_code == 0);
+        REQUIRE(m.run.iterations.size() == 3);
+        // A sleep to a deadline is never shorter than asked: forward 2 ms and backward 4 ms per iteration.
+        CHECK(m.run.summary.compute_time_s >= 0.006 * 0.999);
+        if (std::string(strategy).find("ssp") == std::string::npos)
+            CHECK(m.result.output.find("every synchronised gradient equals the exact sum") != std::string::npos);
+    }
+    const auto refused = measure(2, tiny_scenario("{kind: allreduce, algorithm: ring}"), {"--poll-interval", "5"});
+    CHECK(refused.result.exit_code == 2);
+    CHECK_THAT(refused.result.output, Catch::Contains("--poll-interval: expected a duration from 0 to 10ms such as 20us, got '5'"));
+}
+
 TEST_CASE("a scenario the runtime cannot execute is refused with one clear message and exit 2", "[mpi][measure]") {
     const struct {
         std::string yaml;

@@ -57,6 +57,14 @@ TEST_CASE("a 2-host testbed shapes its link to the configured rate", "[mpi][test
     }
     CHECK(checked == 1);
 
+    // --per-host 2: ranks 0 and 1 on the first host, 2 and 3 on the second, as GPUs of two nodes.
+    const auto placed = test::run_command(kTestbed, {"run", "--per-host", "2", "--", "sh", "-c", "echo rank $OMPI_COMM_WORLD_RANK on $(hostname)"});
+    CAPTURE(placed.output);
+    REQUIRE(placed.exit_code == 0);
+    for (const char* line : {"rank 0 on dtsim-h0", "rank 1 on dtsim-h0", "rank 2 on dtsim-h1", "rank 3 on dtsim-h1"})
+        CHECK_THAT(placed.output, Catch::Contains(line));
+    CHECK(test::run_command(kTestbed, {"run", "--per-host", "0", "--", "true"}).exit_code == 2);
+
     CHECK(test::run_command(kTestbed, {"down"}).exit_code == 0);
     CHECK(test::run_command(kTestbed, {"status"}).exit_code == 1);
 }

@@ -58,23 +58,33 @@ void allreduce(std::vector<Element>& values, MPI_Datatype type, AddInto add, con
     ring(values.data(), values.size(), type, add, groups.node, tag, Phases::allgather);
 }
 
+void add_floats(float* target, const float* incoming, std::size_t count) {
+    for (std::size_t j = 0; j < count; ++j) target[j] += incoming[j];
+}
+
 }  // namespace
 
 void allreduce_sum(std::vector<float>& values, const AllReduceGroups& groups, int tag) {
-    allreduce(values, MPI_FLOAT, [](float* target, const float* incoming, std::size_t count) {
-        for (std::size_t j = 0; j < count; ++j) target[j] += incoming[j];
-    }, groups, tag);
+    allreduce(values, MPI_FLOAT, add_floats, groups, tag);
 }
 
-void ring_allgather(std::vector<unsigned char>& blocks, std::size_t block_bytes, MPI_Comm comm, int tag) {
+void ring_allreduce_sum(float* data, std::size_t n, MPI_Comm comm, int tag) {
+    ring(data, n, MPI_FLOAT, add_floats, comm, tag, Phases::both);
+}
+
+void ring_allgather(unsigned char* blocks, std::size_t block_bytes, MPI_Comm comm, int tag) {
     int rank = 0, size = 1;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
-    const auto block = [&](int b) { return blocks.data() + static_cast<std::size_t>((b % size + size) % size) * block_bytes; };
+    const auto block = [&](int b) { return blocks + static_cast<std::size_t>((b % size + size) % size) * block_bytes; };
     const int right = (rank + 1) % size, left = (rank - 1 + size) % size;
     for (int s = 0; s < size - 1; ++s)
         sendrecv(block(rank - s), static_cast<int>(block_bytes), MPI_BYTE, right, tag, block(rank - s - 1),
                      static_cast<int>(block_bytes), MPI_BYTE, left, tag, comm);
+}
+
+void ring_allgather(std::vector<unsigned char>& blocks, std::size_t block_bytes, MPI_Comm comm, int tag) {
+    ring_allgather(blocks.data(), block_bytes, comm, tag);
 }
 
 void ring_allreduce_int8(std::vector<float>& values, MPI_Comm comm, int tag) {

@@ -22,8 +22,12 @@ struct AllReduceGroups {
 /// The sum over the group, by ring, or hierarchically (ring reduce-scatter in the node, ring all-reduce of
 /// each complete chunk across nodes, ring all-gather in the node), as the simulator's algorithms.
 void allreduce_sum(std::vector<float>& values, const AllReduceGroups& groups, int tag);
+/// The ring sum over `comm` of data[0, n), in place. Calibration times this very ring (--backend mpi), so
+/// that a profile's all-reduce is the measured runs' own.
+void ring_allreduce_sum(float* data, std::size_t n, MPI_Comm comm, int tag);
 /// Every rank's block of `block_bytes` ends up everywhere: `blocks` holds W blocks, this rank's at its
 /// position; W-1 steps each pass one block to the right neighbour, as the simulator's ring pass.
+void ring_allgather(unsigned char* blocks, std::size_t block_bytes, MPI_Comm comm, int tag);
 void ring_allgather(std::vector<unsigned char>& blocks, std::size_t block_bytes, MPI_Comm comm, int tag);
 /// fp16 values (as bits): each step adds in fp32 and rounds the partial sum back to fp16, as NCCL's
 /// half-precision sums do; the wire carries two bytes per element.

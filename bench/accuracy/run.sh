@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# bench/accuracy: the fidelity table. On the local multi-host testbed (5 host namespaces, every link shaped
+# to RATE), calibrate once per rank layout, measure each scenario of bench/accuracy/scenarios REPS times
+# for real (dtsim-runtime measure), simulate it with the profile, and let `dtsim validate` print the error
+# per scenario with the median and the max (targets: median <= 5 %, max <= 10 %).
+# Writes bench/results/accuracy-<rate>.md and keeps the profiles, samples and runs database there.
+#
+# Usage (root: the testbed needs network namespaces; a quiet machine):
+#   bench/accuracy/run.sh [--rate RATE] [--reps N] [--only GLOB] [--keep-calibration]
+# --keep-calibration reuses (and completes) the calibrations of an earlier run; measurements are always new.
+# On a real cluster the same steps run under mpirun/srun without the testbed: see docs/fidelity.md.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+rate=500mbit reps=3 only='*' keep=0
+while (($#)); do
+	case $1 in
+	--rate) rate=$2; shift 2 ;;
+	--reps) reps=$2; shift 2 ;;
+	--only) only=$2; shift 2 ;;
+	--keep-calibration) keep=1; shift ;;
+	*) echo "usage: $0 [--rate RATE] [--reps N] [--only GLOB] [--keep-calibration]" >&2; exit 2 ;;
+	esac
+done
+bin="$root/build/bin"
+testbed="$root/runtime/testbed/dtsim-testbed"
+work="$root/bench/results/accuracy-$rate"
+report="$root/bench/results/accuracy-$rate.md"
+for tool in "$bin/dtsim" "$bin/dtsim-runtime"; do
+	[[ -x $tool ]] || { echo "$0: $tool is missing: build first (./setup.sh builds it)" >&2; exit 2; }
+done
+# Four TCP connections per peer pair: over one, Open MPI carries a two-way exchange at ~55 % of the rate
+# per direction (runtime/testbed/README.md), which the full-duplex link model does not describe.
+transport=(--mca btl_tcp_links 4)
+# The 5 hosts share this machine's cores: compute is an emulated device that sleeps, and waiting ranks
+# sleep between polls, so that the kernel's network stack gets the CPU (docs/fidelity.md, "Limits").
+measure_options=(--compute sleep --poll-interval 20us)
+# What the scenarios use; the broadcast and all-to-all sweeps would only lengthen the calibration.
+calibrate_options=(--backend mpi --max 16MiB --ops allreduce,allgather,sendrecv,pingpong,gemm,memory_bandwidth,launch_latency,codec)
+
+((keep)) || rm -rf "$work"
+rm -rf "$work/runs.db" "$work/scenarios"  # measurements are taken afresh: they must come from this build
+mkdir -p "$work/scenarios"
+"$testbed" down > /dev/null 2>&1 || true
+"$testbed" up 5 --rate "$rate"
+trap '"$testbed" down > /dev/null 2>&1 || true' EXIT
+
+# A scenario's layout is its first line, "# testbed: --np N [--per-host K]"; 1 or 2 ranks per host.
+calibrate_layout() {  # per_host np name
+	local per_host=$1 np=$2 name=$3
+	echo "== calibration: $np ranks, $per_host per host"
+	# --resume keeps what an interrupted calibration measured (nothing measured is lost).
+	"$testbed" run --per-host "$per_host" --np "$np" "${transport[@]}" -- "$bin/dtsim-runtime" calibrate \
+		"${calibrate_options[@]}" --resume --out "$work/calibration-$name" | grep -E '^# [0-9]+ samples'
+	"$bin/dtsim" fit "$work/calibration-$name" --out "$work/profile-$name.json" --name "testbed-$name-$rate" > "$work/fit-$name.txt"
+}
+calibrate_layout 1 5 5x1
+calibrate_layout 2 4 2x2
+
+scenarios=()
+for template in "$here"/scenarios/$only.yaml; do
+	scenario="$work/scenarios/$(basename "$template")"
+	sed -e "s|@PROFILE_1@|$work/profile-5x1.json|" -e "s|@PROFILE_2@|$work/profile-2x2.json|" "$template" > "$scenario"
+	scenarios+=("$scenario")
+done
+
+# Repetitions interleave the scenarios, so that a slow spell of the machine touches all of them alike.
+for ((rep = 1; rep <= reps; rep++)); do
+	for scenario in "${scenarios[@]}"; do
+		read -r -a layout < <(sed -n '1s/^# testbed: //p' "$scenario")
+		echo "== measure $(basename "$scenario" .yaml) ($rep/$reps)"
+		"$testbed" run "${layout[@]}" "${transport[@]}" -- "$bin/dtsim-runtime" measure "$scenario" "${measure_options[@]}" \
+			--db "$work/runs.db" | sed -n 's/^  iteration time */   iteration /p'
+	done
+done
+
+"$bin/dtsim" validate "${scenarios[@]}" --db "$work/runs.db" --json "$work/validate.json" | tee "$work/validate.txt"
+
+{
+	echo "# bench/accuracy ($rate)"
+	echo
+	echo "- machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), $(free -g | awk '/Mem:/{print $2}') GiB, $(mpirun --version | head -1)"
+	echo "- date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	echo "- commit: $(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet || echo ' (with uncommitted changes)')"
+	echo "- testbed: 5 host namespaces at $rate each way (tbf), Open MPI over TCP with \`btl_tcp_links 4\`"
+	echo "- calibrations: \`accuracy-$rate/calibration-5x1\` (5 hosts × 1 rank) and \`calibration-2x2\` (2 hosts × 2 ranks); profiles \`profile-*.json\`"
+	echo "- measured: each scenario $reps times with \`dtsim-runtime measure ${measure_options[*]}\` (runs in \`accuracy-$rate/runs.db\`); validate compares the median run"
+	echo
+	echo '```'
+	sed 's|'"$work"'/scenarios/||' "$work/validate.txt"
+	echo '```'
+} > "$report"
+echo "written to $report"
