@@ -74,7 +74,9 @@ for ((rep = 1; rep <= reps; rep++)); do
 	done
 done
 
-"$bin/dtsim" validate "${scenarios[@]}" --db "$work/runs.db" --json "$work/validate.json" | tee "$work/validate.txt"
+# From the scenarios' folder, so that the table names them by file name.
+(cd "$work/scenarios" && "$bin/dtsim" validate "${scenarios[@]##*/}" --db "$work/runs.db" --json "$work/validate.json") |
+	tee "$work/validate.txt"
 
 {
 	echo "# bench/accuracy ($rate)"
@@ -87,7 +89,7 @@ done
 	echo "- measured: each scenario $reps times with \`dtsim-runtime measure ${measure_options[*]}\` (runs in \`accuracy-$rate/runs.db\`); validate compares the median run"
 	echo
 	echo '```'
-	sed 's|'"$work"'/scenarios/||' "$work/validate.txt"
+	cat "$work/validate.txt"
 	echo '```'
 } > "$report"
 echo "written to $report"
