@@ -368,6 +368,11 @@ TEST_CASE("fit_profile groups the samples and fits each group", "[unit][profile]
     REQUIRE(link);
     CHECK(link->latency_s == Approx(3e-6).epsilon(1e-6));
 
+    // Every size is kept as a measured point: the median over its samples of their mean iteration time.
+    REQUIRE(profile.network[1].measured.size() == 18);
+    CHECK(profile.network[1].measured.front().first == 8);
+    CHECK(profile.network[1].measured.front().second == Approx(3e-6 + 8 / 2e10).epsilon(1e-12));
+
     REQUIRE(profile.compute);
     CHECK(profile.compute->device == "cpu");
     REQUIRE(profile.compute->gemm.size() == 1);
@@ -384,4 +389,26 @@ TEST_CASE("fit_profile groups the samples and fits each group", "[unit][profile]
     CHECK(reloaded.compute->gemm[0].flops_per_second == profile.compute->gemm[0].flops_per_second);
 
     CHECK_THROWS_AS(fit_profile({}, "{}", "empty"), InputError);
+}
+
+TEST_CASE("a fit's measured points are mean iteration times, its model the medians", "[unit][profile]") {
+    // Right-skewed timings, as on a shared network: median 1 ms, mean 2 ms; at twice the size, twice that.
+    std::vector<Sample> samples;
+    for (double bytes : {1e6, 2e6}) {
+        const double k = bytes / 1e6;
+        samples.push_back(sample_from_json_line(R"({"key":"a)" + number(bytes) + R"(","op":"allreduce","mode":"latency",)"
+                                                R"("link_class":"inter_node","ranks":4,"nodes":4,"bytes":)" + number(bytes) +
+                                                    R"(,"time_s":)" + number(1e-3 * k) + R"(,"iteration_times_s":[)" +
+                                                    number(1e-3 * k) + "," + number(1e-3 * k) + "," + number(4e-3 * k) +
+                                                    R"(],"backend":"mpi"})",
+                                                "test"));
+    }
+    const auto profile = fit_profile(samples, "{}", "skewed");
+    REQUIRE(profile.network.size() == 1);
+    const auto& fit = profile.network[0];
+    CHECK(fit.model.seconds(2e6) == Approx(2e-3).epsilon(1e-9));
+    REQUIRE(fit.measured.size() == 2);
+    CHECK(fit.measured[0].second == Approx(2e-3).epsilon(1e-12));
+    CHECK(fit.measured[1].second == Approx(4e-3).epsilon(1e-12));
+    CHECK(fit.seconds(1.5e6) == Approx(3e-3).epsilon(1e-12));
 }
