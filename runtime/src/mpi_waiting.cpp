@@ -66,15 +66,4 @@ void receive(void* buffer, int count, MPI_Datatype type, int source, int tag, MP
     wait_one(request);
 }
 
-MPI_Status probe(int source, int tag, MPI_Comm comm) {
-    MPI_Status status;
-    if (sleep_ns == 0) {
-        MPI_Probe(source, tag, comm, &status);
-        return status;
-    }
-    int found = 0;
-    while (MPI_Iprobe(source, tag, comm, &found, &status), !found) pause();
-    return status;
-}
-
 }  // namespace dtsim::runtime

@@ -23,7 +23,5 @@ void sendrecv(const void* send, int send_count, MPI_Datatype send_type, int dest
               MPI_Datatype receive_type, int source, int receive_tag, MPI_Comm comm);
 /// MPI_Recv.
 void receive(void* buffer, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm);
-/// MPI_Probe: blocks until a matching message is there.
-MPI_Status probe(int source, int tag, MPI_Comm comm);
 
 }  // namespace dtsim::runtime
