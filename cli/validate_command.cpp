@@ -44,15 +44,22 @@ struct Validation {
 
 // The measured runs of exactly this scenario (same canonical text, so the same overrides). A measurement
 // on a shared machine varies from run to run; with repetitions the one of median iteration time stands
-// for them (the lower of the two middle ones for an even count), so one outlier does not decide.
-std::vector<Run> stored_measurements(const RunStore& store, const Scenario& scenario) {
-    std::vector<Run> runs;
-    for (const auto& entry : store.list())
-        if (entry.kind == RunKind::measured && fnv1a_hex(entry.scenario_text) == scenario.hash) runs.push_back(*store.load(entry.id));
-    std::sort(runs.begin(), runs.end(), [](const Run& a, const Run& b) {
+// for them (the lower of the two middle ones for an even count), so one outlier does not decide. Only
+// that run is loaded (with its timeline); the listing's summaries choose it.
+struct StoredMeasurements {
+    size_t count = 0;
+    std::optional<Run> median;
+};
+
+StoredMeasurements stored_measurements(const RunStore& store, const Scenario& scenario) {
+    std::vector<RunListEntry> runs;
+    for (auto& entry : store.list())
+        if (entry.kind == RunKind::measured && fnv1a_hex(entry.scenario_text) == scenario.hash) runs.push_back(std::move(entry));
+    if (runs.empty()) return {};
+    std::sort(runs.begin(), runs.end(), [](const RunListEntry& a, const RunListEntry& b) {
         return std::make_pair(a.summary.iteration_time_s, a.id) < std::make_pair(b.summary.iteration_time_s, b.id);
     });
-    return runs;
+    return {runs.size(), store.load(runs[(runs.size() - 1) / 2].id)};
 }
 
 void print_validations(std::ostream& out, const std::vector<Validation>& rows, const std::string& profile) {
@@ -104,12 +111,12 @@ int run_validate(const ValidateOptions& options) {
         if (profile.empty() && !scenario.profile)
             throw InputError(path + ": the scenario names no profile; give --profile FILE");
         auto found = stored_measurements(store, scenario);
-        if (found.empty())
+        if (!found.median)
             throw InputError(path + ": no measured run of this scenario in " + options.db_path +
                              " (measure it first: mpirun -np N build/bin/dtsim-runtime measure " + path + " --db " +
                              options.db_path + ", with the same --set options)");
-        measurements.push_back(found.size());
-        measured.push_back(std::move(found[(found.size() - 1) / 2]));
+        measurements.push_back(found.count);
+        measured.push_back(std::move(*found.median));
         auto with_profile = options.overrides;
         if (!profile.empty()) with_profile.push_back("profile=" + profile);
         load_scenario_file(path, with_profile);  // a profile that does not fit the scenario fails here

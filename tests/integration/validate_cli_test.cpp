@@ -17,6 +17,20 @@ const std::vector<std::string> kSets{"cluster.nodes=2", "training.iterations=3"}
 
 std::string shipped(const char* folder, const char* file) { return (test::source_dir() / folder / file).string(); }
 
+// A measurement of `loaded` taking `seconds` per iteration, stored as dtsim-runtime measure stores one.
+void store_measurement(const std::string& db, const Scenario& loaded, double seconds) {
+    Run measured;
+    measured.kind = RunKind::measured;
+    measured.scenario_name = loaded.name;
+    measured.scenario_hash = loaded.hash;
+    measured.scenario_text = loaded.canonical_text;
+    measured.strategy = "allreduce/ring";
+    measured.summary.gpus = loaded.cluster.gpus();
+    measured.summary.iteration_time_s = seconds;
+    measured.summary.samples_per_s = 1000;
+    RunStore(db).append(measured);
+}
+
 nlohmann::json read_json_file(const std::string& path) {
     std::ifstream in(path);
     return nlohmann::json::parse(in);
@@ -29,18 +43,8 @@ TEST_CASE("dtsim validate reports the exact error of the simulation against the 
     const auto scenario = shipped("scenarios", "resnet50-h100-ring.yaml");
     const auto profile = shipped("data/profiles", "dgx-h100.datasheet.json");
     const auto db = dir.file("runs.db");
-    // A measurement of that scenario with those overrides, stored as dtsim-runtime measure stores one.
-    const auto loaded = load_scenario_file(scenario, kSets);
-    Run measured;
-    measured.kind = RunKind::measured;
-    measured.scenario_name = loaded.name;
-    measured.scenario_hash = loaded.hash;
-    measured.scenario_text = loaded.canonical_text;
-    measured.strategy = "allreduce/ring";
-    measured.summary.gpus = loaded.cluster.gpus();
-    measured.summary.iteration_time_s = 0.005;
-    measured.summary.samples_per_s = 1000;
-    RunStore(db).append(measured);
+    // A measurement of that scenario with those overrides.
+    store_measurement(db, load_scenario_file(scenario, kSets), 0.005);
 
     const auto simulated = test::run_dtsim({"simulate", scenario, "--quiet", "--set", kSets[0], "--set", kSets[1], "--set",
                                             "profile=" + profile, "--json", dir.file("predicted.json")});
@@ -89,18 +93,7 @@ TEST_CASE("dtsim validate takes the median of repeated measurements and a profil
     std::ofstream(scenario) << text.str();
     const auto db = dir.file("runs.db");
     const auto loaded = load_scenario_file(scenario, kSets);
-    for (double seconds : {0.004, 0.009, 0.005}) {  // the median is the 5 ms one
-        Run measured;
-        measured.kind = RunKind::measured;
-        measured.scenario_name = loaded.name;
-        measured.scenario_hash = loaded.hash;
-        measured.scenario_text = loaded.canonical_text;
-        measured.strategy = "allreduce/ring";
-        measured.summary.gpus = loaded.cluster.gpus();
-        measured.summary.iteration_time_s = seconds;
-        measured.summary.samples_per_s = 1000;
-        RunStore(db).append(measured);
-    }
+    for (double seconds : {0.004, 0.009, 0.005}) store_measurement(db, loaded, seconds);  // the median is the 5 ms one
     const auto simulated = test::run_dtsim({"simulate", scenario, "--quiet", "--set", kSets[0], "--set", kSets[1], "--json",
                                             dir.file("predicted.json")});
     REQUIRE(simulated.exit_code == 0);
