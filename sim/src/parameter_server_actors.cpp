@@ -16,6 +16,12 @@
 // server) carries all of their shards. They share that NIC either way; this keeps the number of flows
 // in flight, which SimGrid's cost grows with, eight times smaller on 8-GPU nodes with one NIC.
 //
+// Striped servers (platform.hpp, stripes_parameter_servers): where by-size sharding makes the P servers
+// see the same flows at the same times, an endpoint's push goes as one flow of all its shards to its port
+// to the server group, and every server takes its shard at that flow's end; server 0's sender alone sends
+// the replies, each as one flow of every server's shard, and records the send on every server. The
+// servers' aggregation, versions and spans stay per server.
+//
 // Backup workers (sync only, training.strategy.backup_workers: b): a server closes a bucket's round with
 // the first N - b pushes and sends the update to every worker; a push for a closed round is dropped
 // (Chen et al., "Revisiting Distributed Synchronous SGD", 2016). Its sends are then not waited for as a
@@ -118,7 +124,9 @@ public:
           pull_mailboxes_(servers_.size() * static_cast<size_t>(endpoint_count()), nullptr),
           seen_(static_cast<size_t>(endpoint_count()) * servers_.size() * ctx.plan.buckets.size(), 0),
           reply_ready_(seen_.size(), 0.0),
-          completed_(static_cast<size_t>(endpoint_count()), ctx.cohort.first_iteration) {
+          completed_(static_cast<size_t>(endpoint_count()), ctx.cohort.first_iteration),
+          striped_(!ctx.platform.server_group_ports.empty()) {
+        if (striped_) group_pulls_.resize(static_cast<size_t>(endpoint_count()) * ctx.plan.buckets.size());
         for (const auto& bucket : ctx.plan.buckets) exchanges_.push_back(compress_for_servers(ctx.scenario, bucket.bytes));
         for (auto& server : servers_) {
             server.arrived.assign(ctx.plan.buckets.size(), 0);
@@ -128,6 +136,33 @@ public:
     }
 
     SyncMode mode() const { return strategy_.sync; }
+    /// Whether the servers are simulated as one striped group (see the top of this file).
+    bool striped() const { return striped_; }
+    /// The servers whose sends one sender records: its own, or with striping (server 0's sender) all.
+    std::vector<int> servers_sent_for(int p) const {
+        if (!striped_) return {p};
+        std::vector<int> all(servers_.size());
+        for (size_t q = 0; q < all.size(); ++q) all[q] = static_cast<int>(q);
+        return all;
+    }
+    /// Striped servers: where `endpoint` reaches the server group.
+    sg4::Host* group_port(const Endpoint& endpoint) const {
+        return ctx_.platform.server_group_ports[static_cast<size_t>(endpoint.first_rank / endpoint_size_)];
+    }
+    /// Striped servers: a reply to `endpoint` for `bucket` is under way (started by server 0's sender).
+    void group_pull_started(int endpoint, int bucket, sg4::CommPtr comm) {
+        auto& slot = group_pulls_[static_cast<size_t>(endpoint) * ctx_.plan.buckets.size() + static_cast<size_t>(bucket)];
+        slot.comms.push_back(std::move(comm));
+        slot.started->release();
+    }
+    /// Striped servers: the next reply to `endpoint` for `bucket`, once it is under way.
+    sg4::CommPtr next_group_pull(int endpoint, int bucket) {
+        auto& slot = group_pulls_[static_cast<size_t>(endpoint) * ctx_.plan.buckets.size() + static_cast<size_t>(bucket)];
+        slot.started->acquire();
+        auto comm = slot.comms.front();
+        slot.comms.pop_front();
+        return comm;
+    }
     int endpoint_count() const { return static_cast<int>(endpoints_.size()); }
     const std::vector<Endpoint>& endpoints() const { return endpoints_; }
     /// Whether a synchronous round waits for every worker's push.
@@ -181,8 +216,7 @@ public:
             ctx_.staleness.push_back(static_cast<double>(version - seen(endpoint, p, bucket)));
             ++version;
             server.aggregator.flush(ctx_);
-            server.queue.push_back({bucket, iteration, endpoint, done});
-            server.ready->release();
+            queue_reply(p, {bucket, iteration, endpoint, done});
             return;
         }
         auto& round = server.round[static_cast<size_t>(bucket)];
@@ -192,8 +226,7 @@ public:
         ++round;
         ++version;
         server.aggregator.flush(ctx_);
-        server.queue.push_back({bucket, iteration, -1, done});
-        server.ready->release();
+        queue_reply(p, {bucket, iteration, -1, done});
     }
 
     std::vector<Server::InFlight>& sends_in_flight(int p) { return servers_[static_cast<size_t>(p)].in_flight; }
@@ -227,6 +260,18 @@ public:
     }
 
 private:
+    // Striped, server 0's sender sends for all: the others' replies are not queued.
+    void queue_reply(int p, const Server::Reply& reply) {
+        if (striped_ && p != 0) return;
+        auto& server = servers_[static_cast<size_t>(p)];
+        server.queue.push_back(reply);
+        server.ready->release();
+    }
+    struct GroupPulls {
+        std::deque<sg4::CommPtr> comms;
+        sg4::SemaphorePtr started = sg4::Semaphore::create(0);
+    };
+
     size_t index(int endpoint, int p, int bucket) const {
         return (static_cast<size_t>(endpoint) * servers_.size() + static_cast<size_t>(p)) * ctx_.plan.buckets.size() +
                static_cast<size_t>(bucket);
@@ -252,6 +297,8 @@ private:
     std::vector<long long> seen_;                // version each endpoint last pulled, [endpoint][server][bucket]
     std::vector<double> reply_ready_;            // same index
     std::vector<int> completed_;                 // iterations each endpoint has finished
+    bool striped_;
+    std::vector<GroupPulls> group_pulls_;        // striped: [endpoint][bucket]
     sg4::MutexPtr mutex_ = sg4::Mutex::create();
     sg4::ConditionVariablePtr bound_changed_ = sg4::ConditionVariable::create();
 };
@@ -272,7 +319,14 @@ void push_bucket(SimulationContext& ctx, ParameterServers& ps, const Endpoint& e
         sg4::this_actor::sleep_for(overhead);
     auto server_of = ps.servers_of(k);
     std::vector<sg4::CommPtr> pushes;
-    for (int p : server_of) pushes.push_back(sg4::Comm::sendto_async(host, ps.server_host(p), static_cast<uint64_t>(ps.push_bytes(k))));
+    if (ps.striped()) {
+        const auto bytes = static_cast<uint64_t>(ps.push_bytes(k)) * server_of.size();  // every shard's, as each server's flow
+        sg4::Comm::sendto_async(host, ps.group_port(endpoint), bytes)->wait();
+        for (int p : server_of) ps.shard_arrived(p, endpoint.index, it, static_cast<int>(k));
+        server_of.clear();
+    } else {
+        for (int p : server_of) pushes.push_back(sg4::Comm::sendto_async(host, ps.server_host(p), static_cast<uint64_t>(ps.push_bytes(k))));
+    }
     while (!pushes.empty()) {
         const auto done = static_cast<size_t>(sg4::Comm::wait_any(pushes));
         ps.shard_arrived(server_of[done], endpoint.index, it, static_cast<int>(k));
@@ -306,7 +360,7 @@ void worker_actor(SimulationContext* ctx, std::shared_ptr<ParameterServers> ps, 
         // Every updated shard of the iteration is expected from the start, so servers' sends flow at once.
         std::vector<std::vector<std::pair<int, sg4::CommPtr>>> pulls(bucket_count);  // per bucket: (server, comm)
         std::vector<int*> payloads(bucket_count * static_cast<size_t>(ps->server_count()), nullptr);
-        for (size_t k = 0; k < bucket_count; ++k)
+        for (size_t k = 0; k < bucket_count && !ps->striped(); ++k)
             for (int p : ps->servers_of(k))
                 pulls[k].emplace_back(p, ps->pull_mailbox(p, endpoint.index)
                                              ->get_async(&payloads[k * static_cast<size_t>(ps->server_count()) + static_cast<size_t>(p)]));
@@ -327,6 +381,10 @@ void worker_actor(SimulationContext* ctx, std::shared_ptr<ParameterServers> ps, 
             state.bucket = static_cast<int>(k);
             const double wait_start = sg4::Engine::get_clock();
             double sent_s = 0;
+            if (ps->striped()) {
+                ps->next_group_pull(endpoint.index, static_cast<int>(k))->wait();
+                sent_s = ps->reply_ready_s(endpoint.index, 0, static_cast<int>(k));
+            }
             for (auto& [p, comm] : pulls[k]) {
                 comm->wait();
                 sent_s = std::max(sent_s, ps->reply_ready_s(endpoint.index, p, static_cast<int>(k)));
@@ -349,9 +407,9 @@ void worker_actor(SimulationContext* ctx, std::shared_ptr<ParameterServers> ps, 
 // Sends each aggregated (sync) or applied (async/ssp) bucket back: to every worker, or to the one that
 // pushed it. Replies are not waited for one by one, so a server's sends to many workers overlap.
 void server_sender_actor(SimulationContext* ctx, std::shared_ptr<ParameterServers> ps, int server, int slot) {
-    const int server_rank = ctx->workers + server;
     auto& state = ctx->state(slot);
     auto& in_flight = ps->sends_in_flight(server);
+    const auto recorded = ps->servers_sent_for(server);
     auto record_finished = [&](bool wait) {
         for (auto it = in_flight.begin(); it != in_flight.end();) {
             if (wait) it->comm->wait();
@@ -359,8 +417,9 @@ void server_sender_actor(SimulationContext* ctx, std::shared_ptr<ParameterServer
                 ++it;
                 continue;
             }
-            ctx->recorder.add(Span{server_rank, Lane::comm, "send", it->iteration, it->bucket, it->comm->get_start_time(),
-                                   it->comm->get_finish_time(), it->bytes});
+            for (int p : recorded)
+                ctx->recorder.add(Span{ctx->workers + p, Lane::comm, "send", it->iteration, it->bucket, it->comm->get_start_time(),
+                                       it->comm->get_finish_time(), it->bytes});
             it = in_flight.erase(it);
         }
     };
@@ -376,10 +435,18 @@ void server_sender_actor(SimulationContext* ctx, std::shared_ptr<ParameterServer
         const int first = reply.endpoint < 0 ? 0 : reply.endpoint;
         const int last = reply.endpoint < 0 ? ps->endpoint_count() - 1 : reply.endpoint;
         for (int e = first; e <= last; ++e) {
-            ps->reply_sent(server, e, reply.bucket, reply.ready_s);
-            if (ctx->lose_message_to(ps->endpoints()[static_cast<size_t>(e)].first_rank)) continue;
-            in_flight.push_back({ps->pull_mailbox(server, e)->put_async(&g_token, static_cast<uint64_t>(bytes)), reply.iteration,
-                                 reply.bucket, bytes});
+            for (int p : recorded) ps->reply_sent(p, e, reply.bucket, reply.ready_s);
+            const auto& endpoint = ps->endpoints()[static_cast<size_t>(e)];
+            if (ctx->lose_message_to(endpoint.first_rank)) continue;
+            sg4::CommPtr comm;
+            if (ps->striped()) {
+                comm = sg4::Comm::sendto_async(ps->group_port(endpoint), ctx->platform.gpu_hosts[static_cast<size_t>(endpoint.first_rank)],
+                                               static_cast<uint64_t>(bytes) * recorded.size());
+                ps->group_pull_started(e, reply.bucket, comm);
+            } else {
+                comm = ps->pull_mailbox(server, e)->put_async(&g_token, static_cast<uint64_t>(bytes));
+            }
+            in_flight.push_back({comm, reply.iteration, reply.bucket, bytes});
         }
         // A synchronous round's update goes to every worker at once; the next round's waits for it, which
         // keeps the flows in flight (and SimGrid's cost) down. Async replies overlap.
@@ -405,7 +472,7 @@ void spawn_parameter_server_actors(SimulationContext& ctx) {
         spawn("ps-worker-" + std::to_string(first), ctx.platform.gpu_hosts[static_cast<size_t>(first)],
               [&ctx, ps, endpoint, slot] { worker_actor(&ctx, ps, endpoint, slot); });
     }
-    for (int p = 0; p < ps->server_count(); ++p) {
+    for (int p = 0; p < (ps->striped() ? 1 : ps->server_count()); ++p) {
         const int slot = ctx.register_actor("server " + std::to_string(p));
         spawn("ps-server-" + std::to_string(p), ps->server_host(p), [&ctx, ps, p, slot] { server_sender_actor(&ctx, ps, p, slot); });
     }

@@ -1,8 +1,15 @@
 #include "dtsim/sim/platform.hpp"
 
 #include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Link.hpp>
+
+#include <xbt/config.hpp>
+
+#include <algorithm>
+#include <cmath>
 
 #include "fabrics.hpp"
+#include "platform_leaves.hpp"
 
 namespace dtsim::sim {
 namespace sg4 = simgrid::s4u;
@@ -18,7 +25,56 @@ void place_colocated_servers(const Scenario& scenario, Platform& platform) {
     }
 }
 
+// The one-way latency of the route between two hosts.
+double route_latency_s(sg4::Host* from, sg4::Host* to) {
+    std::vector<sg4::Link*> links;
+    double latency = 0;
+    from->route_to(to, links, &latency);
+    return latency;
+}
+
+// Gives each endpoint's port to the striped server group the latency of its routes to the servers, or
+// simulates the servers one by one after all (clears the ports) where those latencies differ. The port's
+// flow is capped by the TCP window as one flow, where the shards were each: keep the cap out of reach.
+void connect_server_group(const Scenario& scenario, Platform& platform) {
+    if (platform.server_group_ports.empty()) return;
+    const auto& cluster = scenario.cluster;
+    const int per_nic = cluster.gpus_per_node / cluster.nics_per_node;
+    const double gamma = simgrid::config::get_value<double>("network/TCP-gamma");
+    const double latency_factor = simgrid::config::get_value<double>("network/latency-factor");
+    std::vector<double> latencies;
+    for (size_t e = 0; e < platform.server_group_ports.size(); ++e) {
+        auto* gpu = platform.gpu_hosts[e * static_cast<size_t>(per_nic)];
+        const double latency = route_latency_s(gpu, platform.server_hosts.front());
+        for (auto* server : platform.server_hosts)
+            if (std::abs(route_latency_s(gpu, server) - latency) > 1e-15 * (1 + latency)) {
+                platform.server_group_ports.clear();
+                return;
+            }
+        if (gamma > 0 && cluster.nic.effective_bytes_per_second() * 2 * latency * latency_factor >= gamma) {
+            platform.server_group_ports.clear();
+            return;
+        }
+        latencies.push_back(latency);
+    }
+    for (size_t e = 0; e < latencies.size(); ++e) {
+        const int node = static_cast<int>(e) / cluster.nics_per_node, nic = static_cast<int>(e) % cluster.nics_per_node;
+        sg4::Engine::get_instance()->split_duplex_link_by_name(server_group_port_name(node, nic))->set_latency(latencies[e]);
+    }
+}
+
 }  // namespace
+
+bool stripes_parameter_servers(const Scenario& scenario) {
+    const auto& training = scenario.training;
+    const auto& strategy = training.strategy;
+    const auto& fabric = scenario.cluster.fabric;
+    const bool full_bisection = fabric.topology == Topology::star || (fabric.topology == Topology::fat_tree && fabric.oversubscription == 1);
+    return training.fidelity == Fidelity::flow && strategy.kind == StrategyKind::parameter_server && strategy.servers > 1 &&
+           strategy.placement == ServerPlacement::dedicated && strategy.sharding == Sharding::by_size &&
+           strategy.backup_workers == 0 && training.stragglers.link_degradation.empty() &&
+           !training.stragglers.node_failure.any() && scenario.debug.lose_message_to_rank < 0 && full_bisection;
+}
 
 void configure_network_model(NetworkModel model) {
     if (model != NetworkModel::ideal) return;
@@ -37,6 +93,8 @@ Platform build_platform(const Scenario& scenario) {
     for (int leaf = scenario.cluster.nodes; leaf < fabric_leaves(scenario); ++leaf)
         platform.server_nodes.push_back(leaf);
     platform.server_hosts.resize(platform.server_nodes.size());
+    if (stripes_parameter_servers(scenario))
+        platform.server_group_ports.resize(static_cast<size_t>(scenario.cluster.nodes * scenario.cluster.nics_per_node));
     switch (scenario.cluster.fabric.topology) {
         case Topology::star: build_star(scenario, platform); break;
         case Topology::fat_tree: build_fat_tree(scenario, platform); break;
@@ -45,6 +103,7 @@ Platform build_platform(const Scenario& scenario) {
         case Topology::torus: build_torus(scenario, platform); break;
     }
     place_colocated_servers(scenario, platform);
+    connect_server_group(scenario, platform);
     return platform;
 }
 

@@ -1,5 +1,7 @@
 #include "platform_leaves.hpp"
 
+#include <map>
+
 namespace dtsim::sim {
 namespace sg4 = simgrid::s4u;
 using Direction = sg4::LinkInRoute::Direction;
@@ -40,9 +42,21 @@ double fabric_bytes_per_second(const ClusterSpec& cluster) {
     return cluster.nics_per_node * cluster.nic.effective_bytes_per_second();
 }
 
-LinkPool::LinkPool(sg4::NetZone* root, const Scenario& scenario) : gpus_per_node_(scenario.cluster.gpus_per_node) {
+std::string server_group_port_name(int node, int nic) {
+    return "server-group-port-" + std::to_string(node) + "-" + std::to_string(nic);
+}
+
+LinkPool::LinkPool(sg4::NetZone* root, const Scenario& scenario)
+    : gpus_per_node_(scenario.cluster.gpus_per_node), nics_per_node_(scenario.cluster.nics_per_node) {
     const auto& cluster = scenario.cluster;
     const int leaves = fabric_leaves(scenario);
+    if (stripes_parameter_servers(scenario)) {
+        const double nic = cluster.nic.effective_bytes_per_second();
+        server_group_ = duplex_link(root, "server-group", scenario.training.strategy.servers * nic, 0);
+        for (int node = 0; node < cluster.nodes; ++node)
+            for (int k = 0; k < cluster.nics_per_node; ++k)
+                server_group_ports_.push_back(duplex_link(root, server_group_port_name(node, k), nic, 0));
+    }
     for (int leaf = 0; leaf < leaves; ++leaf)
         local_.push_back(root->create_link("local-" + std::to_string(leaf), kUnboundedBytesPerSecond)
                              ->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE)
@@ -106,6 +120,7 @@ LeafZone LeafBuilder::build(sg4::NetZone* parent, const std::string& name, int l
         slot = host;
         hosts.push_back(host->get_netpoint());
     }
+    if (gpu_node && links_.server_group()) add_server_group_ports(zone, leaf, first, hosts);
     auto intra = [&](int h, Direction direction) { return sg4::LinkInRoute(links_.intra(leaf, first + h), direction); };
     for (int a = 0; a < count; ++a) {
         auto* from = hosts[static_cast<size_t>(a)];
@@ -119,6 +134,24 @@ LeafZone LeafBuilder::build(sg4::NetZone* parent, const std::string& name, int l
     }
     zone->seal();
     return made;
+}
+
+// A port host per NIC of the leaf's GPUs: a GPU reaches the striped server group through its NIC's port
+// link and the group link, as its shards would cross its NIC and every server's.
+void LeafBuilder::add_server_group_ports(sg4::NetZone* zone, int leaf, int first, const std::vector<NetPoint*>& hosts) const {
+    const auto& cluster = scenario_.cluster;
+    std::map<int, NetPoint*> ports;  // by NIC
+    for (size_t h = 0; h < hosts.size(); ++h) {
+        const int nic = cluster.nic_of_gpu(first + static_cast<int>(h));
+        auto& port = ports[nic];
+        if (!port) {
+            auto* host = zone->create_host(server_group_port_name(leaf, nic), kHostSpeed);
+            platform_.server_group_ports[static_cast<size_t>(leaf * cluster.nics_per_node + nic)] = host;
+            port = host->get_netpoint();
+        }
+        zone->add_route(hosts[h], port, nullptr, nullptr,
+                        {{links_.server_group_port(leaf, nic), Direction::UP}, {links_.server_group(), Direction::UP}}, true);
+    }
 }
 
 }  // namespace dtsim::sim

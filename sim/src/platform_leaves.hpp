@@ -52,13 +52,25 @@ public:
     simgrid::s4u::Link* nic(int leaf, int nic) const {
         return nics_[static_cast<size_t>(leaf)][static_cast<size_t>(nic)];
     }
+    /// Striped parameter servers: the servers' NICs as one link, and each endpoint's port to it (a NIC's
+    /// bandwidth; its latency is set once routes exist, see build_platform). Null otherwise.
+    simgrid::s4u::Link* server_group() const { return server_group_; }
+    simgrid::s4u::Link* server_group_port(int node, int nic) const {
+        return server_group_ports_[static_cast<size_t>(node * nics_per_node_ + nic)];
+    }
 
 private:
     int gpus_per_node_;
+    int nics_per_node_;
     std::vector<simgrid::s4u::Link*> local_;
     std::vector<simgrid::s4u::Link*> intra_;
     std::vector<std::vector<simgrid::s4u::Link*>> nics_;
+    simgrid::s4u::Link* server_group_ = nullptr;
+    std::vector<simgrid::s4u::Link*> server_group_ports_;
 };
+
+/// The name of an endpoint's port to the striped server group: a host and the link to it share it.
+std::string server_group_port_name(int node, int nic);
 
 using simgrid::kernel::routing::NetPoint;
 
@@ -85,6 +97,7 @@ private:
     LeafZone build(simgrid::s4u::NetZone* parent, const std::string& name, int leaf, int first, int count,
                    bool nvswitch) const;
     simgrid::s4u::LinkInRoute to_gateway(int leaf, int local) const;
+    void add_server_group_ports(simgrid::s4u::NetZone* zone, int leaf, int first, const std::vector<NetPoint*>& hosts) const;
 
     const Scenario& scenario_;
     const LinkPool& links_;

@@ -18,7 +18,20 @@ struct Platform {
     std::vector<simgrid::s4u::Host*> gpu_hosts;     // rank order, node-major
     std::vector<simgrid::s4u::Host*> server_hosts;  // parameter servers (dedicated or colocated)
     std::vector<int> server_nodes;                  // the node each server runs on (dedicated: after GPU nodes)
+    /// Striped parameter servers (stripes_parameter_servers): per endpoint (node × NIC), the host its GPUs
+    /// reach the whole server group from; empty when every server is simulated with flows of its own.
+    std::vector<simgrid::s4u::Host*> server_group_ports;
 };
+
+/// Whether the scenario's parameter servers may be simulated as one group (flow fidelity): by-size
+/// sharding splits every push and pull into equal shards on all P servers at once, so every server sees
+/// the same flows at the same times and its NIC link carries exactly what each other's does. One flow
+/// per push (or pull) between an endpoint's NIC and a link P times a server NIC's bandwidth then gives
+/// every shard the rate it would get on its own, with P times fewer flows in SimGrid's solver. Exact
+/// where nothing but the two NICs can limit those flows and nothing breaks the servers' symmetry: a star
+/// or full-bisection fat-tree, dedicated servers, no backup workers, link degradation or node failure.
+/// build_platform also checks that every endpoint is equally far (latency) from every server.
+bool stripes_parameter_servers(const Scenario& scenario);
 
 /// Sets the network model configuration; must run after the Engine is created and before building.
 void configure_network_model(NetworkModel model);
