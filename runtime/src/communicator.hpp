@@ -1,10 +1,13 @@
 #pragma once
-// A communicator runs the network side of the microbenchmarks (and, later, of measured runs).
+// A communicator runs the network side of the microbenchmarks (and, with device_gradients, of measured runs on GPUs).
 // Operations are *started* in order; synchronize() waits until all started ones are complete. For MPI
 // each call completes before it returns; for NCCL it is enqueued on the rank's CUDA stream.
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "device_gradients.hpp"
 
 namespace dtsim::runtime {
 
@@ -30,6 +33,12 @@ public:
     virtual void start_sendrecv(int to, int from, std::size_t bytes) = 0;
 
     virtual void synchronize() = 0;
+
+    /// A measured run's buckets (`bucket_elements` fp32 each) in device memory, all-reduced by this
+    /// communicator's library over every rank; nullptr where the measured run all-reduces host buffers.
+    virtual std::unique_ptr<DeviceGradients> device_gradients(const std::vector<std::size_t>& /*bucket_elements*/) {
+        return nullptr;
+    }
 };
 
 }  // namespace dtsim::runtime

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "codec_kernels.hpp"
+#include "measure/modelled_compute.hpp"
 
 namespace dtsim::runtime {
 namespace {
@@ -81,5 +82,7 @@ std::unique_ptr<Kernel> CpuDevice::codec(const std::string& kernel, std::size_t 
 }
 
 std::unique_ptr<Kernel> CpuDevice::empty_launch() { return std::make_unique<SgemmKernel>(1, 1, 1); }
+
+void CpuDevice::hold(double seconds) { hold_device(seconds, ComputeMode::busy); }
 
 }  // namespace dtsim::runtime

@@ -16,6 +16,7 @@ public:
     std::unique_ptr<Kernel> empty_launch() override;
     std::unique_ptr<Kernel> copy(const std::string&, std::size_t) override { return nullptr; }
     std::unique_ptr<Kernel> codec(const std::string& kernel, std::size_t fp32_bytes) override;
+    void hold(double seconds) override;
     void synchronize() override {}
 };
 

@@ -32,6 +32,10 @@ public:
     /// nullptr where the device has no such kernels.
     virtual std::unique_ptr<Kernel> codec(const std::string& kernel, std::size_t fp32_bytes) = 0;
 
+    /// Keeps the device busy for `seconds` and returns when it is done: a measured run's compute given as
+    /// modelled times. The CPU spins the calling core; a GPU runs a kernel that spins on every SM.
+    virtual void hold(double seconds) = 0;
+
     virtual void synchronize() = 0;
 };
 

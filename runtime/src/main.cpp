@@ -1,6 +1,6 @@
 // dtsim-runtime: the MPI program that runs on the real cluster, one rank per GPU (or CPU worker).
 //   mpirun -np N dtsim-runtime calibrate --backend mpi|nccl --out DIR [--quick] [--resume]
-//   mpirun -np N dtsim-runtime measure SCENARIO [--set K=V] [--db FILE] [--json FILE] [--trace FILE] [--verify]
+//   mpirun -np N dtsim-runtime measure SCENARIO [--backend mpi|nccl] [--set K=V] [--db FILE] [--json FILE] [--trace FILE] [--verify]
 #include <CLI/CLI.hpp>
 
 #include <iostream>
@@ -12,6 +12,7 @@
 #include "measure/measure_command.hpp"
 #include "mpi_algorithms.hpp"
 #include "mpi_context.hpp"
+#include "mpi_waiting.hpp"
 
 namespace {
 
@@ -58,6 +59,11 @@ int main(int argc, char** argv) {
     dtsim::runtime::MeasureOptions measure_options;
     auto* measure = app.add_subcommand("measure", "run a scenario's training loop for real and store it as a measured run");
     measure->add_option("scenario", measure_options.scenario, "Scenario YAML file")->required();
+    measure->add_option("--backend", measure_options.backend,
+                        "mpi: CPU workers, gradients in host memory, the runtime's own MPI collectives; nccl: one GPU per "
+                        "rank, cuBLAS compute, NCCL all-reduce on a communication stream")
+        ->check(CLI::IsMember({"mpi", "nccl"}))
+        ->capture_default_str();
     measure->add_option("--set", measure_options.overrides, "Override a scenario key, e.g. --set cluster.nodes=2")
         ->type_name("KEY=VALUE");
     measure->add_option("--json", measure_options.outputs.json_path, "Write the run summary and iterations as JSON");
@@ -71,22 +77,21 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"busy", "sleep", "gemm"}))
         ->capture_default_str();
     std::string poll_text = "0";
-    measure->add_option("--poll-interval", poll_text,
-                        "wait on MPI requests by testing them and sleeping this long in between, e.g. 20us, so that waiting "
-                        "ranks leave their cores to the network stack (hosts with more ranks than cores); 0: MPI's own "
-                        "blocking waits, which spin")
-        ->capture_default_str();
+    for (auto* command : {calibrate, measure})
+        command->add_option("--poll-interval", poll_text,
+                            "wait on MPI requests by testing them and sleeping this long in between, e.g. 20us, so that "
+                            "waiting ranks leave their cores to the network stack (hosts with more ranks than cores); 0: "
+                            "MPI's own blocking waits, which spin")
+            ->capture_default_str();
     measure->add_flag("--verify", measure_options.verify,
                       "check every synchronised gradient against the exact sum over workers (costs time)");
 
     try {
         app.parse(argc, argv);
-        if (measure->parsed()) {
-            const auto poll = dtsim::parse_seconds(poll_text);
-            if (!poll || *poll < 0 || *poll > 0.01)
-                throw dtsim::InputError("--poll-interval: expected a duration from 0 to 10ms such as 20us, got '" + poll_text + "'");
-            measure_options.poll_interval_s = *poll;
-        }
+        const auto poll = dtsim::parse_seconds(poll_text);
+        if (!poll || *poll < 0 || *poll > 0.01)
+            throw dtsim::InputError("--poll-interval: expected a duration from 0 to 10ms such as 20us, got '" + poll_text + "'");
+        dtsim::runtime::set_wait_sleep(*poll);
         if (calibrate->parsed()) {
             options.plan.min_bytes = size_option(min_text, "--min");
             if (!max_text.empty()) options.plan.max_bytes = size_option(max_text, "--max");

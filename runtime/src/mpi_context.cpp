@@ -3,6 +3,8 @@
 #include <map>
 #include <stdexcept>
 
+#include "mpi_waiting.hpp"
+
 namespace dtsim::runtime {
 namespace {
 
@@ -58,40 +60,57 @@ int MpiContext::nodes() const {
     return out;
 }
 
-void MpiContext::barrier() const { check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"); }
+// The collectives below are non-blocking ones waited for as mpi_waiting.hpp says, so that ranks idle while
+// others are timed leave their cores when a poll interval is set.
+void MpiContext::barrier() const {
+    MPI_Request request = MPI_REQUEST_NULL;
+    check(MPI_Ibarrier(MPI_COMM_WORLD, &request), "MPI_Ibarrier");
+    wait_one(request);
+}
+
+void MpiContext::allreduce(const double* in, double* out, int count, MPI_Op op) const {
+    MPI_Request request = MPI_REQUEST_NULL;
+    check(MPI_Iallreduce(in, out, count, MPI_DOUBLE, op, MPI_COMM_WORLD, &request), "MPI_Iallreduce");
+    wait_one(request);
+}
+
+void MpiContext::bcast(void* buffer, int count, MPI_Datatype type, int root) const {
+    MPI_Request request = MPI_REQUEST_NULL;
+    check(MPI_Ibcast(buffer, count, type, root, MPI_COMM_WORLD, &request), "MPI_Ibcast");
+    wait_one(request);
+}
 
 double MpiContext::max_over_ranks(double value) const {
     double out = 0;
-    check(MPI_Allreduce(&value, &out, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
+    allreduce(&value, &out, 1, MPI_MAX);
     return out;
 }
 
 double MpiContext::mean_over_ranks(double value) const {
     double out = 0;
-    check(MPI_Allreduce(&value, &out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
+    allreduce(&value, &out, 1, MPI_SUM);
     return out / size_;
 }
 
 std::vector<double> MpiContext::max_over_ranks(const std::vector<double>& values) const {
     std::vector<double> out(values.size());
-    check(MPI_Allreduce(values.data(), out.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD),
-          "MPI_Allreduce");
+    allreduce(values.data(), out.data(), static_cast<int>(values.size()), MPI_MAX);
     return out;
 }
 
 std::vector<double> MpiContext::broadcast(std::vector<double> values, int root) const {
     int count = static_cast<int>(values.size());
-    check(MPI_Bcast(&count, 1, MPI_INT, root, MPI_COMM_WORLD), "MPI_Bcast");
+    bcast(&count, 1, MPI_INT, root);
     values.resize(static_cast<size_t>(count));
-    check(MPI_Bcast(values.data(), count, MPI_DOUBLE, root, MPI_COMM_WORLD), "MPI_Bcast");
+    bcast(values.data(), count, MPI_DOUBLE, root);
     return values;
 }
 
 std::string MpiContext::broadcast(std::string text, int root) const {
     int length = static_cast<int>(text.size());
-    check(MPI_Bcast(&length, 1, MPI_INT, root, MPI_COMM_WORLD), "MPI_Bcast");
+    bcast(&length, 1, MPI_INT, root);
     text.resize(static_cast<size_t>(length));
-    check(MPI_Bcast(text.data(), length, MPI_CHAR, root, MPI_COMM_WORLD), "MPI_Bcast");
+    bcast(text.data(), length, MPI_CHAR, root);
     return text;
 }
 

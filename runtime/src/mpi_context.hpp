@@ -38,6 +38,8 @@ public:
     std::string library_version() const;
 
 private:
+    void allreduce(const double* in, double* out, int count, MPI_Op op) const;
+    void bcast(void* buffer, int count, MPI_Datatype type, int root) const;
     int rank_ = 0;
     int size_ = 1;
     int local_rank_ = 0;

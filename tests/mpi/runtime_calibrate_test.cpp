@@ -247,6 +247,27 @@ TEST_CASE("without a GPU, backend nccl says so and exits non-zero", "[mpi][calib
     CHECK(!fs::exists(dir.file("gpu") + "/samples.jsonl"));
 }
 
+TEST_CASE("a calibration whose waiting ranks sleep between polls takes every planned sample", "[mpi][calibrate]") {
+    // What bench/calibrate-quick runs on the oversubscribed testbed: ranks idle while others are timed
+    // (barriers, broadcasts, point-to-point waits) test and sleep instead of spinning.
+    test::TempDir dir;
+    const auto out = dir.file("cal");
+    const std::vector<std::string> subset{"--quick", "--ops", "allreduce,sendrecv,pingpong"};
+    std::vector<std::string> args{"calibrate", "--backend", "mpi", "--out", out, "--poll-interval", "20us"};
+    args.insert(args.end(), subset.begin(), subset.end());
+    const auto result = test::run_runtime(4, args);
+    CAPTURE(result.output);
+    REQUIRE(result.exit_code == 0);
+    const auto samples = read_samples(out + "/samples.jsonl");
+    const auto keys = keys_of(samples);
+    CHECK(std::set<std::string>(keys.begin(), keys.end()) == plan_keys(4, subset));
+    CHECK(keys.size() == plan_keys(4, subset).size());
+    for (const auto& s : samples) {
+        CHECK(s.at("time_s").get<double>() > 0);
+        for (const auto& t : s.at("iteration_times_s")) CHECK(t.get<double>() > 0);
+    }
+}
+
 TEST_CASE("bad calibrate options are refused with one clear message", "[mpi][calibrate]") {
     test::TempDir dir;
     const auto out = dir.file("x");
@@ -256,4 +277,7 @@ TEST_CASE("bad calibrate options are refused with one clear message", "[mpi][cal
     const auto bad_size = test::run_command(test::runtime_executable(), {"calibrate", "--out", out, "--max", "lots"});
     CHECK(bad_size.exit_code == 2);
     CHECK_THAT(bad_size.output, Catch::Contains("--max 'lots'"));
+    const auto bad_poll = test::run_command(test::runtime_executable(), {"calibrate", "--out", out, "--poll-interval", "1s"});
+    CHECK(bad_poll.exit_code == 2);
+    CHECK_THAT(bad_poll.output, Catch::Contains("--poll-interval: expected a duration from 0 to 10ms such as 20us, got '1s'"));
 }

@@ -151,6 +151,39 @@ TEST_CASE("sleeping compute and sleeping waits keep the sums exact and the model
     CHECK_THAT(refused.result.output, Catch::Contains("--poll-interval: expected a duration from 0 to 10ms such as 20us, got '5'"));
 }
 
+TEST_CASE("without a GPU, measure --backend nccl says so once and exits 5, storing nothing", "[mpi][measure]") {
+    for (const char* algorithm : {"ring", "tree"}) {
+        const auto m = measure(2, tiny_scenario(std::string("{kind: allreduce, algorithm: ") + algorithm + "}"), {"--backend", "nccl"});
+        CAPTURE(m.result.output);
+        CHECK(m.result.exit_code == 5);
+        CHECK_THAT(m.result.output, Catch::Contains("no CUDA device found"));
+        CHECK(m.result.output.find("no CUDA device found") == m.result.output.rfind("no CUDA device found"));
+        CHECK(m.result.output.find("stored as run") == std::string::npos);
+    }
+}
+
+TEST_CASE("what --backend nccl does not measure is refused before looking for a GPU", "[mpi][measure]") {
+    const struct {
+        std::string yaml;
+        std::vector<std::string> extra;
+        const char* expected;
+    } cases[] = {
+        {tiny_scenario("{kind: parameter-server, servers: 1}"), {}, "training.strategy.kind: parameter servers are not measured with --backend nccl yet"},
+        {tiny_scenario("{kind: allreduce, algorithm: hierarchical}"), {}, "hierarchical all-reduce is not measured with --backend nccl (NCCL runs ring or tree)"},
+        {tiny_scenario("{kind: allreduce, algorithm: ring}") + "  compression: {kind: fp16}\n", {}, "training.compression: fp16 is not measured with --backend nccl yet"},
+        {tiny_scenario("{kind: allreduce, algorithm: ring}"), {"--compute", "sleep"}, "--compute sleep: with --backend nccl the modelled times hold the GPU"},
+    };
+    for (const auto& c : cases) {
+        std::vector<std::string> extra{"--backend", "nccl"};
+        extra.insert(extra.end(), c.extra.begin(), c.extra.end());
+        const auto m = measure(c.yaml.find("parameter-server") != std::string::npos ? 3 : 2, c.yaml, extra);
+        CAPTURE(m.result.output);
+        CHECK(m.result.exit_code == 2);
+        CHECK_THAT(m.result.output, Catch::Contains(c.expected));
+        CHECK(m.result.output.find("no CUDA device") == std::string::npos);
+    }
+}
+
 TEST_CASE("a scenario the runtime cannot execute is refused with one clear message and exit 2", "[mpi][measure]") {
     const struct {
         std::string yaml;

@@ -124,6 +124,7 @@ CudaDevice::CudaDevice(int local_rank) {
     cudaDeviceProp properties{};
     cuda_check(cudaGetDeviceProperties(&properties, ordinal_), "cudaGetDeviceProperties");
     name_ = properties.name;
+    streaming_multiprocessors_ = properties.multiProcessorCount;
     cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
     cublas_check(cublasCreate(&blas_), "cublasCreate");
     cublas_check(cublasSetStream(blas_, stream_), "cublasSetStream");
@@ -154,6 +155,13 @@ std::unique_ptr<Kernel> CudaDevice::empty_launch() { return std::make_unique<Emp
 
 std::unique_ptr<Kernel> CudaDevice::copy(const std::string& direction, std::size_t bytes) {
     return std::make_unique<CopyKernel>(direction == "host_to_device", bytes, stream_);
+}
+
+void CudaDevice::hold(double seconds) {
+    if (seconds <= 0) return;
+    launch_spin_kernel(seconds, streaming_multiprocessors_, stream_);
+    cuda_check(cudaGetLastError(), "spin kernel launch");
+    synchronize();
 }
 
 void CudaDevice::synchronize() { cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize"); }

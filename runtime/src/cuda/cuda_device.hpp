@@ -31,6 +31,7 @@ public:
     std::unique_ptr<Kernel> copy(const std::string& direction, std::size_t bytes) override;
     // No GPU codec kernels yet: the plan leaves the codec samples out on GPUs.
     std::unique_ptr<Kernel> codec(const std::string&, std::size_t) override { return nullptr; }
+    void hold(double seconds) override;
     void synchronize() override;
 
     int ordinal() const { return ordinal_; }
@@ -39,6 +40,7 @@ public:
 private:
     int ordinal_ = 0;
     std::string name_;
+    int streaming_multiprocessors_ = 1;
     cudaStream_t stream_ = nullptr;
     cublasHandle_t blas_ = nullptr;
 };

@@ -11,7 +11,23 @@ __global__ void triad_kernel(float* a, const float* b, const float* c, std::size
         a[i] = b[i] + 3.0f * c[i];
 }
 
+__device__ unsigned long long global_timer_ns() {
+    unsigned long long now = 0;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+    return now;
+}
+
+__global__ void spin_kernel(unsigned long long nanoseconds) {
+    const unsigned long long start = global_timer_ns();
+    while (global_timer_ns() - start < nanoseconds) {
+    }
+}
+
 }  // namespace
+
+void launch_spin_kernel(double seconds, int blocks, cudaStream_t stream) {
+    spin_kernel<<<blocks, 1, 0, stream>>>(static_cast<unsigned long long>(seconds * 1e9));
+}
 
 void launch_empty_kernel(cudaStream_t stream) { empty_kernel<<<1, 1, 0, stream>>>(); }
 

@@ -9,5 +9,8 @@ namespace dtsim::runtime {
 void launch_empty_kernel(cudaStream_t stream);
 /// a = b + 3·c over n floats: reads two arrays and writes one, like STREAM's triad.
 void launch_triad_kernel(float* a, const float* b, const float* c, std::size_t n, cudaStream_t stream);
+/// One single-thread block per SM, each spinning on the GPU's global timer for `seconds`: the device is
+/// held as a kernel over every SM would hold it, while other streams' kernels (NCCL's) can still run.
+void launch_spin_kernel(double seconds, int blocks, cudaStream_t stream);
 
 }  // namespace dtsim::runtime

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "cuda_check.hpp"
+#include "nccl_gradients.hpp"
 
 namespace dtsim::runtime {
 
@@ -97,5 +98,9 @@ void NcclCommunicator::start_sendrecv(int to, int from, std::size_t bytes) {
 }
 
 void NcclCommunicator::synchronize() { device_.synchronize(); }
+
+std::unique_ptr<DeviceGradients> NcclCommunicator::device_gradients(const std::vector<std::size_t>& bucket_elements) {
+    return std::make_unique<NcclGradients>(world_, device_.ordinal(), bucket_elements);
+}
 
 }  // namespace dtsim::runtime

@@ -26,6 +26,7 @@ public:
     void start_recv(int peer, std::size_t bytes) override;
     void start_sendrecv(int to, int from, std::size_t bytes) override;
     void synchronize() override;
+    std::unique_ptr<DeviceGradients> device_gradients(const std::vector<std::size_t>& bucket_elements) override;
 
 private:
     const MpiContext& context_;

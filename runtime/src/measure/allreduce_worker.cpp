@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <vector>
 
 #include "communication_thread.hpp"
@@ -14,8 +15,43 @@
 #include "worker_compute.hpp"
 
 namespace dtsim::runtime {
+namespace {
+
+// The iterations of an all-reduce worker: backward hands each ready bucket to the communication thread,
+// which runs `synchronise(iteration, bucket)` on it; the optimizer step waits for every bucket.
+void run_iterations(MeasureSetup& setup, const std::function<void(int iteration, int bucket)>& synchronise) {
+    CommunicationThread comm;
+    for (int it = 0; it < setup.scenario.training.iterations; ++it) {
+        compute_iteration(setup, it, [&](int k) { comm.submit([&synchronise, it, k] { synchronise(it, k); }); });
+        comm.wait_idle();
+        setup.log.iteration_done(it, setup.clock.now());
+    }
+}
+
+// GPUs: the buckets live on the device and the communicator's library (NCCL) sums them there.
+void run_device_allreduce_worker(MeasureSetup& setup, DeviceGradients& gradients) {
+    std::vector<float> known;  // --verify: the bucket's gradients on the host, before and after
+    run_iterations(setup, [&](int iteration, int k) {
+        const double bytes = setup.plan.buckets[static_cast<size_t>(k)].bytes;
+        if (setup.verify) {
+            known.resize(gradient_elements(bytes));
+            fill_gradients(known, setup.rank, iteration, k);
+            gradients.upload(k, known);
+        }
+        const double start = setup.clock.now();
+        gradients.allreduce(k);
+        setup.log.add(Lane::comm, "allreduce", iteration, k, start, setup.clock.now(), bytes);
+        if (setup.verify) {
+            gradients.download(k, known);
+            setup.wrong_sums += count_wrong_sums(known, setup.workers, iteration, k);
+        }
+    });
+}
+
+}  // namespace
 
 void run_allreduce_worker(MeasureSetup& setup) {
+    if (setup.device_gradients) return run_device_allreduce_worker(setup, *setup.device_gradients);
     const auto& buckets = setup.plan.buckets;
     const auto& compression = setup.scenario.training.compression;
     const auto bucket_count = buckets.size();
@@ -102,12 +138,7 @@ void run_allreduce_worker(MeasureSetup& setup) {
             setup.wrong_sums += count_wrong_sums(values, setup.workers, iteration, k, 0, tolerance);
         }
     };
-    CommunicationThread comm;
-    for (int it = 0; it < setup.scenario.training.iterations; ++it) {
-        compute_iteration(setup, it, [&](int k) { comm.submit([&allreduce_bucket, it, k] { allreduce_bucket(it, k); }); });
-        comm.wait_idle();  // the optimizer step needs every bucket's sum
-        setup.log.iteration_done(it, setup.clock.now());
-    }
+    run_iterations(setup, allreduce_bucket);
 }
 
 }  // namespace dtsim::runtime

@@ -8,13 +8,36 @@ int ranks_needed(const Scenario& scenario) {
     return scenario.cluster.gpus() + (dedicated ? strategy.servers : 0);
 }
 
-std::optional<std::string> measure_refusal(const Scenario& scenario, int world_size, bool gemm_compute) {
+namespace {
+
+// What --backend nccl runs: NCCL's own ring or tree all-reduce of uncompressed fp32 buckets.
+std::optional<std::string> gpu_refusal(const Scenario& scenario, ComputeMode compute) {
     const auto& strategy = scenario.training.strategy;
     const std::string where = scenario.file + ": ";
-    if (gemm_compute && scenario.model.name == "direct")
+    if (compute == ComputeMode::sleep)
+        return std::string("--compute sleep: with --backend nccl the modelled times hold the GPU (--compute busy), which takes no CPU core");
+    if (strategy.kind != StrategyKind::allreduce)
+        return where + "training.strategy.kind: parameter servers are not measured with --backend nccl yet (use --backend mpi)";
+    if (strategy.algorithm != AllReduceAlgorithm::ring && strategy.algorithm != AllReduceAlgorithm::tree)
+        return where + "training.strategy.algorithm: " + to_string(strategy.algorithm) +
+               " all-reduce is not measured with --backend nccl (NCCL runs ring or tree)";
+    if (scenario.training.compression.kind != CompressionKind::none)
+        return where + "training.compression: " + to_string(scenario.training.compression.kind) +
+               " is not measured with --backend nccl yet (use --backend mpi)";
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> measure_refusal(const Scenario& scenario, int world_size, ComputeMode compute, bool gpu) {
+    const auto& strategy = scenario.training.strategy;
+    const std::string where = scenario.file + ": ";
+    if (compute == ComputeMode::gemm && scenario.model.name == "direct")
         return where + "model: --compute gemm needs a zoo model (its layers' FLOPs); this one is given by direct times";
+    if (gpu)
+        if (auto refusal = gpu_refusal(scenario, compute)) return refusal;
     const bool allreduce = strategy.kind == StrategyKind::allreduce;
-    if (allreduce && strategy.algorithm != AllReduceAlgorithm::ring && strategy.algorithm != AllReduceAlgorithm::hierarchical)
+    if (!gpu && allreduce && strategy.algorithm != AllReduceAlgorithm::ring && strategy.algorithm != AllReduceAlgorithm::hierarchical)
         return where + "training.strategy.algorithm: " + to_string(strategy.algorithm) +
                " all-reduce is not measured yet (measured runs implement ring and hierarchical)";
     if (allreduce && strategy.algorithm == AllReduceAlgorithm::hierarchical &&

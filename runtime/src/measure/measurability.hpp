@@ -4,6 +4,7 @@
 #include <string>
 
 #include "dtsim/scenario.hpp"
+#include "modelled_compute.hpp"
 
 namespace dtsim::runtime {
 
@@ -12,7 +13,8 @@ int ranks_needed(const Scenario& scenario);
 
 /// Why this scenario cannot be measured with `world_size` ranks, in one line naming the key; nullopt
 /// when it can.
-/// `gemm_compute`: compute is to run as each layer's GEMMs, which needs a zoo model's FLOPs.
-std::optional<std::string> measure_refusal(const Scenario& scenario, int world_size, bool gemm_compute);
+/// `compute`: how the run holds the device (gemm needs a zoo model's FLOPs); `gpu`: --backend nccl, whose
+/// measured runs all-reduce on the GPU with NCCL (ring or tree, uncompressed) and have no parameter servers.
+std::optional<std::string> measure_refusal(const Scenario& scenario, int world_size, ComputeMode compute, bool gpu);
 
 }  // namespace dtsim::runtime

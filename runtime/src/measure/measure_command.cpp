@@ -1,13 +1,16 @@
 #include "measure_command.hpp"
 
+#include <cstdlib>
 #include <iostream>
+#include <memory>
 #include <optional>
+#include <vector>
 
-#include "../cpu_device.hpp"
-#include "../mpi_waiting.hpp"
+#include "../backend.hpp"
 #include "allreduce_worker.hpp"
 #include "dtsim/input_error.hpp"
 #include "dtsim/units.hpp"
+#include "gradient_data.hpp"
 #include "measurability.hpp"
 #include "measured_run.hpp"
 #include "async_parameter_server.hpp"
@@ -65,12 +68,25 @@ AllReduceGroups allreduce_groups(const Scenario& scenario, int rank, MPI_Comm wo
     return groups;
 }
 
+// NCCL picks its all-reduce algorithm per size unless told: measure the scenario's (a user's NCCL_ALGO wins).
+void select_nccl_algorithm(AllReduceAlgorithm algorithm) {
+    setenv("NCCL_ALGO", algorithm == AllReduceAlgorithm::tree ? "Tree" : "Ring", 0);
+}
+
 }  // namespace
 
 int run_measure(const MeasureOptions& options, const MpiContext& context) {
     const auto scenario = load_scenario_file(options.scenario, options.overrides);
-    set_wait_sleep(options.poll_interval_s);
-    if (const auto refusal = measure_refusal(scenario, context.size(), options.compute == ComputeMode::gemm)) throw InputError(*refusal);
+    const bool gpu = options.backend == "nccl";
+    if (const auto refusal = measure_refusal(scenario, context.size(), options.compute, gpu)) throw InputError(*refusal);
+    if (gpu) select_nccl_algorithm(scenario.training.strategy.algorithm);
+    Backend backend;
+    try {
+        backend = make_backend(options.backend, context);
+    } catch (const BackendUnavailable& e) {
+        if (context.rank() == 0) std::cerr << "dtsim-runtime: " << e.what() << "\n";
+        return exit_code::unavailable;
+    }
 
     const int workers = scenario.cluster.gpus();
     const bool is_worker = context.rank() < workers;
@@ -79,10 +95,9 @@ int run_measure(const MeasureOptions& options, const MpiContext& context) {
 
     AlignedClock clock(context.world());
     SpanLog log(context.rank(), scenario.training.iterations);
-    CpuDevice device;
     std::optional<LayerGemms> gemms;
     if (options.compute == ComputeMode::gemm && is_worker)
-        gemms.emplace(device, load_zoo_model(scenario.model.name, scenario.file), scenario.model.batch_per_gpu);
+        gemms.emplace(*backend.device, load_zoo_model(scenario.model.name, scenario.file), scenario.model.batch_per_gpu);
     MeasureSetup setup{scenario,
                        make_buckets(scenario.model, scenario.training.strategy.bucket_bytes),
                        workers,
@@ -96,6 +111,14 @@ int run_measure(const MeasureOptions& options, const MpiContext& context) {
                        options.compute,
                        gemms ? &*gemms : nullptr,
                        options.verify};
+    setup.device = backend.device.get();
+    std::unique_ptr<DeviceGradients> device_gradients;
+    if (is_worker && scenario.training.strategy.kind == StrategyKind::allreduce) {
+        std::vector<std::size_t> elements;
+        for (const auto& bucket : setup.plan.buckets) elements.push_back(gradient_elements(bucket.bytes));
+        device_gradients = backend.communicator->device_gradients(elements);
+        setup.device_gradients = device_gradients.get();
+    }
     if (scenario.training.strategy.kind == StrategyKind::allreduce)
         run_allreduce_worker(setup);
     else if (is_worker)

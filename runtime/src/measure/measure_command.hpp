@@ -16,7 +16,7 @@ struct MeasureOptions {
     RunOutputs outputs;
     bool verify = false;  // check every synchronised gradient against the exact sum
     ComputeMode compute = ComputeMode::busy;
-    double poll_interval_s = 0;  // > 0: waits on MPI test and sleep this long in between (mpi_waiting.hpp)
+    std::string backend = "mpi";  // mpi: CPU workers, host buffers, MPI; nccl: GPUs, cuBLAS and NCCL
 };
 
 /// Returns the exit code. Throws InputError (identically on every rank) for a scenario it refuses.

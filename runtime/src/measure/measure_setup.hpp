@@ -6,6 +6,8 @@
 #include <atomic>
 #include <cstddef>
 
+#include "../device.hpp"
+#include "../device_gradients.hpp"
 #include "aligned_clock.hpp"
 #include "dtsim/buckets.hpp"
 #include "layer_gemms.hpp"
@@ -30,6 +32,8 @@ struct MeasureSetup {
     ComputeMode compute = ComputeMode::busy;
     LayerGemms* gemms = nullptr;           // with ComputeMode::gemm: the layers' GEMMs on the device
     bool verify = false;                   // check every synchronised gradient against the known sum
+    Device* device = nullptr;              // the rank's device: it holds modelled compute times (ComputeMode::busy)
+    DeviceGradients* device_gradients = nullptr;  // GPU runs: the buckets on the device, all-reduced there
     std::atomic<std::size_t> wrong_sums{0};  // elements that failed the check, on this rank
 };
 

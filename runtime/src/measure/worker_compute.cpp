@@ -11,12 +11,18 @@ void compute_iteration(MeasureSetup& setup, int iteration, const std::function<v
     auto record = [&](const char* name, int index, double start) {
         setup.log.add(Lane::compute, name, iteration, index, start, setup.clock.now());
     };
-    // Modelled times hold the device (spinning or sleeping); with GEMMs the device's own time is slowed by
-    // the straggler factor, spinning.
+    // Modelled times hold the device (or, ComputeMode::sleep, sleep); with GEMMs the device's own time is
+    // slowed by the straggler factor, held on the device.
+    auto hold = [&](double seconds) {
+        if (setup.compute == ComputeMode::sleep)
+            hold_device(seconds, ComputeMode::sleep);
+        else
+            setup.device->hold(seconds);
+    };
     auto modelled = [&](const char* name, int index, double seconds) {
         if (seconds <= 0) return;
         const double start = setup.clock.now();
-        hold_device(seconds, setup.compute);
+        hold(seconds);
         record(name, index, start);
     };
     std::size_t next_layer = setup.gemms ? setup.gemms->layers() : 0;  // backward walks the layers in reverse
@@ -24,7 +30,7 @@ void compute_iteration(MeasureSetup& setup, int iteration, const std::function<v
         if (layers == 0) return;
         const double start = setup.clock.now();
         for (int l = 0; l < layers; ++l) setup.gemms->backward(--next_layer);
-        hold_device((effect.factor - 1) * (setup.clock.now() - start), ComputeMode::busy);
+        setup.device->hold((effect.factor - 1) * (setup.clock.now() - start));
         record(name, index, start);
     };
 
@@ -32,7 +38,7 @@ void compute_iteration(MeasureSetup& setup, int iteration, const std::function<v
     if (setup.gemms) {
         const double start = setup.clock.now();
         for (std::size_t l = 0; l < setup.gemms->layers(); ++l) setup.gemms->forward(l);
-        hold_device((effect.factor - 1) * (setup.clock.now() - start) + effect.extra_s, ComputeMode::busy);
+        setup.device->hold((effect.factor - 1) * (setup.clock.now() - start) + effect.extra_s);
         record("forward", 0, start);
     } else {
         modelled("forward", 0, setup.scenario.model.forward_s() * effect.factor + effect.extra_s);
