@@ -15,10 +15,13 @@ namespace {
 
 // 6 single-GPU nodes on a 10 Gbit/s star (the network matters), 3 dedicated servers that take time to
 // sum, 4 buckets, the default (TCP) network model.
-Scenario striping_scenario(const std::string& fidelity, const std::string& strategy, const std::string& extra = "") {
+const std::string kSingleGpuNodes =
+    "cluster: {nodes: 6, gpus_per_node: 1, gpu: h100-sxm, nic: {bandwidth: 10Gbps, latency: 5us}, fabric: {topology: star}}\n";
+
+Scenario striping_scenario(const std::string& fidelity, const std::string& strategy, const std::string& extra = "",
+                           const std::string& cluster = kSingleGpuNodes) {
     const std::string yaml =
-        "name: striped-servers\n"
-        "cluster: {nodes: 6, gpus_per_node: 1, gpu: h100-sxm, nic: {bandwidth: 10Gbps, latency: 5us}, fabric: {topology: star}}\n"
+        "name: striped-servers\n" + cluster +
         "model: {gradient_bytes: 40MB, forward_time: 10ms, backward_time: 20ms, batch_per_gpu: 32, layers: 4}\n"
         "training:\n  iterations: 4\n  fidelity: " + fidelity + "\n"
         "  strategy: {kind: parameter-server, servers: 3, bucket: 10MB, aggregation_bandwidth: 20GB/s, " + strategy + "}\n" + extra;
@@ -34,9 +37,9 @@ std::vector<SpanKey> sorted_spans(const Run& run) {
     return keys;
 }
 
-void check_same_run(const std::string& strategy, const std::string& extra = "") {
-    const auto per_server = striping_scenario("step", strategy, extra);
-    const auto striped = striping_scenario("flow", strategy, extra);
+void check_same_run(const std::string& strategy, const std::string& extra = "", const std::string& cluster = kSingleGpuNodes) {
+    const auto per_server = striping_scenario("step", strategy, extra, cluster);
+    const auto striped = striping_scenario("flow", strategy, extra, cluster);
     REQUIRE_FALSE(sim::stripes_parameter_servers(per_server));
     REQUIRE(sim::stripes_parameter_servers(striped));
     const auto a = test::simulate_in_child(per_server);
@@ -72,6 +75,13 @@ TEST_CASE("striped servers: async with a straggler and jitter equals per-server 
 
 TEST_CASE("striped servers: SSP with fp16 compression equals per-server flows", "[integration][parameter-server]") {
     check_same_run("sync: ssp, staleness: 1", "  compression: {kind: fp16}\n");
+}
+
+TEST_CASE("striped servers: every NIC of a multi-NIC node has its own port to the group", "[integration][parameter-server]") {
+    // One GPU per NIC: flow fidelity's endpoints are single GPUs, as step fidelity's are.
+    check_same_run("sync: async", "",
+                   "cluster: {nodes: 3, gpus_per_node: 2, gpu: h100-sxm, nic: {count: 2, bandwidth: 10Gbps, latency: 5us},"
+                   " fabric: {topology: star}}\n");
 }
 
 TEST_CASE("servers are striped only where the group is exact", "[integration][parameter-server]") {
