@@ -73,27 +73,6 @@ void exchange(SimulationContext& ctx, int actor_slot, const Ring& ring, double b
     send_receive(ctx, actor_slot, ring.me(), ring.next(), ring.previous(), bytes, overhead_s);
 }
 
-// NCCL's binary tree (ncclGetBtree): position p's parent clears p's lowest set bit and sets the next
-// one (or only clears it when that is out of range); its children are p ∓ half that bit, the upper
-// one moved down by halving until it is in range.
-TreeLinks binary_tree(int count, int p) {
-    int bit = 1;
-    while (bit < count && (p & bit) == 0) bit <<= 1;
-    TreeLinks links;
-    if (p == 0) {
-        if (count > 1) links.children.push_back(bit >> 1);
-        return links;
-    }
-    links.parent = (p ^ bit) | (bit << 1);
-    if (links.parent >= count) links.parent = p ^ bit;
-    int low = bit >> 1;
-    if (low == 0) return links;
-    links.children.push_back(p - low);
-    while (low > 0 && p + low >= count) low >>= 1;
-    if (low > 0) links.children.push_back(p + low);
-    return links;
-}
-
 // One rank's part in both trees of a double binary tree all-reduce. Its communications in the two
 // trees are served in the order they complete, so that neither tree waits for the other.
 class DoubleTreeRank {
@@ -210,16 +189,6 @@ void hierarchical_allreduce(SimulationContext& ctx, int actor_slot, int rank, do
     ring_reduce_scatter(ctx, actor_slot, intra, bytes);
     ring_allreduce(ctx, actor_slot, inter, bytes / per_node);
     ring_allgather(ctx, actor_slot, intra, bytes);
-}
-
-TreeLinks double_binary_tree(int count, int position, int which) {
-    if (which == 0) return binary_tree(count, position);
-    const bool mirror = count % 2 == 0;
-    auto to_tree1 = [&](int p) { return mirror ? count - 1 - p : (p + 1) % count; };
-    auto links = binary_tree(count, mirror ? count - 1 - position : (position - 1 + count) % count);
-    if (links.parent >= 0) links.parent = to_tree1(links.parent);
-    for (int& child : links.children) child = to_tree1(child);
-    return links;
 }
 
 void tree_allreduce(SimulationContext& ctx, int actor_slot, const Ring& group, double bytes) {

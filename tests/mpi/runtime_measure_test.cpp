@@ -151,6 +151,30 @@ TEST_CASE("sleeping compute and sleeping waits keep the sums exact and the model
     CHECK_THAT(refused.result.output, Catch::Contains("--poll-interval: expected a duration from 0 to 10ms such as 20us, got '5'"));
 }
 
+TEST_CASE("tree, halving-doubling and direct all-reduce give every worker the exact sum", "[mpi][measure]") {
+    // 2, 4: powers of two; 3, 5: halving-doubling folds ranks in, the trees are uneven. 1 MB buckets of a
+    // 3 MB model: three all-reduces per iteration, each timed as one "allreduce" span per worker.
+    for (const char* algorithm : {"tree", "halving-doubling", "direct"})
+        for (int workers : {2, 3, 4, 5}) {
+            CAPTURE(algorithm, workers);
+            const std::string strategy = std::string("{kind: allreduce, algorithm: ") + algorithm + ", bucket: 1MB}";
+            const auto m = measure(workers, tiny_scenario(strategy, workers), {"--verify"});
+            CAPTURE(m.result.output);
+            REQUIRE(m.result.exit_code == 0);
+            CHECK_THAT(m.result.output, Catch::Contains("every synchronised gradient equals the exact sum"));
+            CHECK(m.run.strategy == std::string("allreduce/") + algorithm);
+            const auto allreduces = std::count_if(m.run.spans.begin(), m.run.spans.end(),
+                                                  [](const Span& s) { return s.name == "allreduce"; });
+            CHECK(allreduces == 3 * 3 * workers);
+        }
+    // fp16 sums through the tree: small integers stay exact in half precision.
+    const auto half = measure(3, tiny_scenario("{kind: allreduce, algorithm: tree, bucket: 1MB}", 3) + "  compression: {kind: fp16}\n",
+                              {"--verify"});
+    CAPTURE(half.result.output);
+    REQUIRE(half.result.exit_code == 0);
+    CHECK_THAT(half.result.output, Catch::Contains("every synchronised gradient equals the exact sum"));
+}
+
 TEST_CASE("without a GPU, measure --backend nccl says so once and exits 5, storing nothing", "[mpi][measure]") {
     for (const char* algorithm : {"ring", "tree"}) {
         const auto m = measure(2, tiny_scenario(std::string("{kind: allreduce, algorithm: ") + algorithm + "}"), {"--backend", "nccl"});
@@ -193,7 +217,8 @@ TEST_CASE("a scenario the runtime cannot execute is refused with one clear messa
         {tiny_scenario("{kind: parameter-server, servers: 1, placement: colocated}"), "training.strategy.placement: colocated servers are not measured yet"},
         {tiny_scenario("{kind: parameter-server, servers: 1}") + "  compression: {kind: fp16}\n",
          "training.compression: fp16 with parameter servers is not measured yet"},
-        {tiny_scenario("{kind: allreduce, algorithm: tree}"), "training.strategy.algorithm: tree all-reduce is not measured yet"},
+        {tiny_scenario("{kind: allreduce, algorithm: tree}") + "  compression: {kind: int8}\n",
+         "training.compression: int8 with tree all-reduce is not measured yet (int8 is measured with ring)"},
         {tiny_scenario("{kind: allreduce, algorithm: hierarchical}") + "  compression: {kind: int8}\n",
          "training.compression: int8 with hierarchical all-reduce is not measured yet"},
     };

@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <vector>
 
-#include "dtsim/sim/collectives.hpp"
+#include "dtsim/collective_trees.hpp"
 
-using dtsim::sim::double_binary_tree;
-using dtsim::sim::TreeLinks;
+using dtsim::double_binary_tree;
+using dtsim::TreeLinks;
 
 namespace {
 

@@ -37,12 +37,9 @@ std::optional<std::string> measure_refusal(const Scenario& scenario, int world_s
     if (gpu)
         if (auto refusal = gpu_refusal(scenario, compute)) return refusal;
     const bool allreduce = strategy.kind == StrategyKind::allreduce;
-    if (!gpu && allreduce && strategy.algorithm != AllReduceAlgorithm::ring && strategy.algorithm != AllReduceAlgorithm::hierarchical)
-        return where + "training.strategy.algorithm: " + to_string(strategy.algorithm) +
-               " all-reduce is not measured yet (measured runs implement ring and hierarchical)";
-    if (allreduce && strategy.algorithm == AllReduceAlgorithm::hierarchical &&
-        scenario.training.compression.kind == CompressionKind::int8)
-        return where + "training.compression: int8 with hierarchical all-reduce is not measured yet (int8 is measured with ring)";
+    if (allreduce && strategy.algorithm != AllReduceAlgorithm::ring && scenario.training.compression.kind == CompressionKind::int8)
+        return where + "training.compression: int8 with " + to_string(strategy.algorithm) +
+               " all-reduce is not measured yet (int8 is measured with ring)";
     if (strategy.kind == StrategyKind::parameter_server && strategy.placement != ServerPlacement::dedicated)
         return where + "training.strategy.placement: colocated servers are not measured yet (measured runs implement dedicated)";
     const auto compression = scenario.training.compression.kind;

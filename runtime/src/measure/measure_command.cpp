@@ -57,12 +57,10 @@ void print_summary(const Run& run, double alignment_s, std::size_t wrong_sums, b
 // Hierarchical all-reduce groups follow the scenario's nodes: worker r is local rank r mod gpus_per_node of
 // node r / gpus_per_node, whatever host mpirun put it on.
 AllReduceGroups allreduce_groups(const Scenario& scenario, int rank, MPI_Comm workers) {
-    AllReduceGroups groups{workers};
     const auto& strategy = scenario.training.strategy;
-    if (workers == MPI_COMM_NULL || strategy.kind != StrategyKind::allreduce || strategy.algorithm != AllReduceAlgorithm::hierarchical)
-        return groups;
+    AllReduceGroups groups{workers, strategy.kind == StrategyKind::allreduce ? strategy.algorithm : AllReduceAlgorithm::ring};
+    if (workers == MPI_COMM_NULL || groups.algorithm != AllReduceAlgorithm::hierarchical) return groups;
     const int per_node = scenario.cluster.gpus_per_node;
-    groups.hierarchical = true;
     MPI_Comm_split(workers, rank / per_node, rank, &groups.node);
     MPI_Comm_split(workers, rank % per_node, rank, &groups.across);
     return groups;

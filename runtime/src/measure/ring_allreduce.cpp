@@ -2,6 +2,7 @@
 
 #include <cstddef>
 
+#include "allreduce_algorithms.hpp"
 #include "half_precision.hpp"
 #include "int8_quantization.hpp"
 #include "../mpi_waiting.hpp"
@@ -43,11 +44,19 @@ void ring(Element* data, std::size_t n, MPI_Datatype type, AddInto add_into, MPI
     }
 }
 
-// Ring over all workers, or the simulator's hierarchical all-reduce: a reduce-scatter within the node,
-// an all-reduce of each local rank's complete chunk across nodes, an all-gather within the node.
-template <typename Element, typename AddInto>
-void allreduce(std::vector<Element>& values, MPI_Datatype type, AddInto add, const AllReduceGroups& groups, int tag) {
-    if (!groups.hierarchical) return ring(values.data(), values.size(), type, add, groups.all, tag, Phases::both);
+// The groups' algorithm over all workers, or the simulator's hierarchical all-reduce: a reduce-scatter
+// within the node, an all-reduce of each local rank's complete chunk across nodes, an all-gather within
+// the node.
+template <typename Element>
+void allreduce(std::vector<Element>& values, MPI_Datatype type, AddInto<Element> add, const AllReduceGroups& groups, int tag) {
+    switch (groups.algorithm) {
+        case AllReduceAlgorithm::tree: return tree_allreduce(values.data(), values.size(), type, add, groups.all, tag);
+        case AllReduceAlgorithm::halving_doubling:
+            return halving_doubling_allreduce(values.data(), values.size(), type, add, groups.all, tag);
+        case AllReduceAlgorithm::direct: return direct_allreduce(values.data(), values.size(), type, add, groups.all, tag);
+        case AllReduceAlgorithm::ring: return ring(values.data(), values.size(), type, add, groups.all, tag, Phases::both);
+        case AllReduceAlgorithm::hierarchical: break;
+    }
     int local = 0, per_node = 1;
     MPI_Comm_rank(groups.node, &local);
     MPI_Comm_size(groups.node, &per_node);
@@ -65,7 +74,7 @@ void add_floats(float* target, const float* incoming, std::size_t count) {
 }  // namespace
 
 void allreduce_sum(std::vector<float>& values, const AllReduceGroups& groups, int tag) {
-    allreduce(values, MPI_FLOAT, add_floats, groups, tag);
+    allreduce<float>(values, MPI_FLOAT, add_floats, groups, tag);
 }
 
 void ring_allreduce_sum(float* data, std::size_t n, MPI_Comm comm, int tag) {
@@ -122,7 +131,7 @@ void ring_allreduce_int8(std::vector<float>& values, MPI_Comm comm, int tag) {
 }
 
 void allreduce_sum_half(std::vector<std::uint16_t>& values, const AllReduceGroups& groups, int tag) {
-    allreduce(values, MPI_UINT16_T, add_halves, groups, tag);
+    allreduce<std::uint16_t>(values, MPI_UINT16_T, add_halves, groups, tag);
 }
 
 }  // namespace dtsim::runtime

@@ -1,26 +1,30 @@
 #pragma once
 // Ring all-reduce (sum) and all-gather over MPI point-to-point, as the simulator's ring: a reduce-scatter
 // of W-1 steps, then an all-gather of W-1 steps, each step sending one W-th of the buffer to the right
-// neighbour while receiving one from the left; and the hierarchical all-reduce built of such rings.
+// neighbour while receiving one from the left; the hierarchical all-reduce built of such rings; and the
+// strategy's choice among these and the tree, halving-doubling and direct ones (allreduce_algorithms.hpp).
 #include <mpi.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include "dtsim/scenario.hpp"
+
 namespace dtsim::runtime {
 
-/// The workers' communicators an all-reduce runs over: all of them in one ring, or (hierarchical) the
-/// node's ranks and the ranks of the same local index across nodes.
+/// The workers' communicators an all-reduce runs over, and its algorithm: all of them, or (hierarchical)
+/// the node's ranks and the ranks of the same local index across nodes.
 struct AllReduceGroups {
     MPI_Comm all = MPI_COMM_NULL;
-    bool hierarchical = false;
+    AllReduceAlgorithm algorithm = AllReduceAlgorithm::ring;
     MPI_Comm node = MPI_COMM_NULL;
     MPI_Comm across = MPI_COMM_NULL;
 };
 
-/// The sum over the group, by ring, or hierarchically (ring reduce-scatter in the node, ring all-reduce of
-/// each complete chunk across nodes, ring all-gather in the node), as the simulator's algorithms.
+/// The sum over the group by the groups' algorithm, as the simulator's: ring; hierarchical (ring
+/// reduce-scatter in the node, ring all-reduce of each complete chunk across nodes, ring all-gather in
+/// the node); tree, halving-doubling or direct.
 void allreduce_sum(std::vector<float>& values, const AllReduceGroups& groups, int tag);
 /// The ring sum over `comm` of data[0, n), in place. Calibration times this very ring (--backend mpi), so
 /// that a profile's all-reduce is the measured runs' own.

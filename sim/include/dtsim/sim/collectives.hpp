@@ -9,6 +9,7 @@
 // from step to step, so they send every message in both fidelities.
 #include <vector>
 
+#include "dtsim/collective_trees.hpp"
 #include "dtsim/sim/simulation_context.hpp"
 
 namespace dtsim::sim {
@@ -43,18 +44,6 @@ void ring_allgather(SimulationContext& ctx, int actor_slot, const Ring& ring, do
 
 /// Ring all-reduce of `bytes`: reduce-scatter then all-gather, 2(n-1) steps of bytes/n.
 void ring_allreduce(SimulationContext& ctx, int actor_slot, const Ring& ring, double bytes, double extra_step_s = 0);
-
-/// A position's links in a tree over the positions of a group: its parent (-1 at the root) and children.
-struct TreeLinks {
-    int parent = -1;
-    std::vector<int> children;
-};
-
-/// Links of `position` in tree `which` (0 or 1) of NCCL's double binary tree over `count` positions.
-/// Tree 0 is NCCL's binary tree: rooted at 0, whose one child is the largest power of two below
-/// `count`, with the odd positions as leaves. Tree 1 mirrors it (even count) or shifts it by one (odd
-/// count), so that a leaf of one tree is an interior node of the other.
-TreeLinks double_binary_tree(int count, int position, int which);
 
 /// Double binary tree all-reduce of `bytes` (NCCL's tree algorithm without its chunk pipelining): half
 /// of the data goes through each tree, both at once. In a tree a rank receives its children's halves at
