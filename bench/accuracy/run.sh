@@ -35,8 +35,10 @@ transport=(--mca btl_tcp_links 4)
 # The 5 hosts share this machine's cores: compute is an emulated device that sleeps, and waiting ranks
 # sleep between polls, so that the kernel's network stack gets the CPU (docs/fidelity.md, "Limits").
 measure_options=(--compute sleep --poll-interval 20us)
-# What the scenarios use; the broadcast and all-to-all sweeps would only lengthen the calibration.
-calibrate_options=(--backend mpi --max 16MiB --ops allreduce,allgather,sendrecv,pingpong,gemm,memory_bandwidth,launch_latency,codec)
+# What the scenarios use; the broadcast and all-to-all sweeps would only lengthen the calibration. Waiting
+# ranks poll as the measured runs' do, so that the profile's costs include the same polling.
+calibrate_options=(--backend mpi --max 16MiB --ops allreduce,allgather,sendrecv,pingpong,gemm,memory_bandwidth,launch_latency,codec
+	--poll-interval 20us)
 
 ((keep)) || rm -rf "$work"
 rm -rf "$work/runs.db" "$work/scenarios"  # measurements are taken afresh: they must come from this build
@@ -85,7 +87,7 @@ done
 	echo "- date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	echo "- commit: $(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet || echo ' (with uncommitted changes)')"
 	echo "- testbed: 5 host namespaces at $rate each way (tbf), Open MPI over TCP with \`btl_tcp_links 4\`"
-	echo "- calibrations: \`accuracy-$rate/calibration-5x1\` (5 hosts × 1 rank) and \`calibration-2x2\` (2 hosts × 2 ranks); profiles \`profile-*.json\`"
+	echo "- calibrations: \`accuracy-$rate/calibration-5x1\` (5 hosts × 1 rank) and \`calibration-2x2\` (2 hosts × 2 ranks), \`dtsim-runtime calibrate ${calibrate_options[*]}\`; profiles \`profile-*.json\`"
 	echo "- measured: each scenario $reps times with \`dtsim-runtime measure ${measure_options[*]}\` (runs in \`accuracy-$rate/runs.db\`); validate compares the median run"
 	echo
 	echo '```'
