@@ -60,20 +60,13 @@ void run_sync_parameter_server(MeasureSetup& setup) {
     for (int it = 0; it < setup.scenario.training.iterations; ++it) {
         std::vector<MPI_Request> sends;
         std::vector<double> send_start(held.size());
-        // Every push of the iteration is received as it comes, whatever its bucket (a server's connections
-        // all carry data at once, as the simulator's server's links do); a bucket is summed and sent back
-        // when its last worker's shard is in.
-        std::vector<MPI_Request> receives(held.size() * workers);
-        for (size_t h = 0; h < held.size(); ++h)
-            for (size_t w = 0; w < workers; ++w)
-                MPI_Irecv(held[h].received[w].data(), static_cast<int>(held[h].shard.count), MPI_FLOAT, static_cast<int>(w),
-                          held[h].bucket, setup.world, &receives[h * workers + w]);
-        std::vector<size_t> arrived(held.size(), 0);
-        for (size_t n = 0; n < receives.size(); ++n) {
-            MPI_Status status;
-            const auto h = static_cast<size_t>(wait_any(receives, status)) / workers;
-            if (++arrived[h] < workers) continue;
+        for (size_t h = 0; h < held.size(); ++h) {
             auto& part = held[h];
+            const int count = static_cast<int>(part.shard.count);
+            std::vector<MPI_Request> receives(workers);
+            for (size_t w = 0; w < workers; ++w)
+                MPI_Irecv(part.received[w].data(), count, MPI_FLOAT, static_cast<int>(w), part.bucket, setup.world, &receives[w]);
+            wait_all(receives);
             const double aggregate_start = setup.clock.now();
             std::fill(part.parameters.begin(), part.parameters.end(), 0.0f);
             for (const auto& from : part.received)
