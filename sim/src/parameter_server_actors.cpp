@@ -18,9 +18,9 @@
 //
 // Striped servers (platform.hpp, stripes_parameter_servers): where by-size sharding makes the P servers
 // see the same flows at the same times, an endpoint's push goes as one flow of all its shards to its port
-// to the server group, and every server takes its shard at that flow's end; server 0's sender alone sends
-// the replies, each as one flow of every server's shard, and records the send on every server. The
-// servers' aggregation, versions and spans stay per server.
+// to the server group, and every server takes its shard at that flow's end; server 0's sender alone starts
+// the replies, each as one flow of every server's shard, and the worker that waits for it records the send
+// on every server (one waiter per flow). The servers' aggregation, versions and spans stay per server.
 //
 // Backup workers (sync only, training.strategy.backup_workers: b): a server closes a bucket's round with
 // the first N - b pushes and sends the update to every worker; a push for a closed round is dropped
@@ -138,7 +138,7 @@ public:
     SyncMode mode() const { return strategy_.sync; }
     /// Whether the servers are simulated as one striped group (see the top of this file).
     bool striped() const { return striped_; }
-    /// The servers whose sends one sender records: its own, or with striping (server 0's sender) all.
+    /// The servers one sender replies for: its own, or with striping (server 0's sender) all.
     std::vector<int> servers_sent_for(int p) const {
         if (!striped_) return {p};
         std::vector<int> all(servers_.size());
@@ -150,18 +150,18 @@ public:
         return ctx_.platform.server_group_ports[static_cast<size_t>(endpoint.first_rank / endpoint_size_)];
     }
     /// Striped servers: a reply to `endpoint` for `bucket` is under way (started by server 0's sender).
-    void group_pull_started(int endpoint, int bucket, sg4::CommPtr comm) {
+    void group_pull_started(int endpoint, int bucket, Server::InFlight reply) {
         auto& slot = group_pulls_[static_cast<size_t>(endpoint) * ctx_.plan.buckets.size() + static_cast<size_t>(bucket)];
-        slot.comms.push_back(std::move(comm));
+        slot.replies.push_back(std::move(reply));
         slot.started->release();
     }
     /// Striped servers: the next reply to `endpoint` for `bucket`, once it is under way.
-    sg4::CommPtr next_group_pull(int endpoint, int bucket) {
+    Server::InFlight next_group_pull(int endpoint, int bucket) {
         auto& slot = group_pulls_[static_cast<size_t>(endpoint) * ctx_.plan.buckets.size() + static_cast<size_t>(bucket)];
         slot.started->acquire();
-        auto comm = slot.comms.front();
-        slot.comms.pop_front();
-        return comm;
+        auto reply = slot.replies.front();
+        slot.replies.pop_front();
+        return reply;
     }
     int endpoint_count() const { return static_cast<int>(endpoints_.size()); }
     const std::vector<Endpoint>& endpoints() const { return endpoints_; }
@@ -268,7 +268,7 @@ private:
         server.ready->release();
     }
     struct GroupPulls {
-        std::deque<sg4::CommPtr> comms;
+        std::deque<Server::InFlight> replies;
         sg4::SemaphorePtr started = sg4::Semaphore::create(0);
     };
 
@@ -382,8 +382,12 @@ void worker_actor(SimulationContext* ctx, std::shared_ptr<ParameterServers> ps, 
             const double wait_start = sg4::Engine::get_clock();
             double sent_s = 0;
             if (ps->striped()) {
-                ps->next_group_pull(endpoint.index, static_cast<int>(k))->wait();
+                const auto reply = ps->next_group_pull(endpoint.index, static_cast<int>(k));
+                reply.comm->wait();
                 sent_s = ps->reply_ready_s(endpoint.index, 0, static_cast<int>(k));
+                for (int p = 0; p < ps->server_count(); ++p)
+                    ctx->recorder.add(Span{ctx->workers + p, Lane::comm, "send", reply.iteration, reply.bucket,
+                                           reply.comm->get_start_time(), reply.comm->get_finish_time(), reply.bytes});
             }
             for (auto& [p, comm] : pulls[k]) {
                 comm->wait();
@@ -408,8 +412,9 @@ void worker_actor(SimulationContext* ctx, std::shared_ptr<ParameterServers> ps, 
 // pushed it. Replies are not waited for one by one, so a server's sends to many workers overlap.
 void server_sender_actor(SimulationContext* ctx, std::shared_ptr<ParameterServers> ps, int server, int slot) {
     auto& state = ctx->state(slot);
-    auto& in_flight = ps->sends_in_flight(server);
-    const auto recorded = ps->servers_sent_for(server);
+    const int server_rank = ctx->workers + server;
+    auto& in_flight = ps->sends_in_flight(server);  // per-server flows only: a striped reply's worker records it
+    const auto replied_for = ps->servers_sent_for(server);
     auto record_finished = [&](bool wait) {
         for (auto it = in_flight.begin(); it != in_flight.end();) {
             if (wait) it->comm->wait();
@@ -417,9 +422,8 @@ void server_sender_actor(SimulationContext* ctx, std::shared_ptr<ParameterServer
                 ++it;
                 continue;
             }
-            for (int p : recorded)
-                ctx->recorder.add(Span{ctx->workers + p, Lane::comm, "send", it->iteration, it->bucket, it->comm->get_start_time(),
-                                       it->comm->get_finish_time(), it->bytes});
+            ctx->recorder.add(Span{server_rank, Lane::comm, "send", it->iteration, it->bucket, it->comm->get_start_time(),
+                                   it->comm->get_finish_time(), it->bytes});
             it = in_flight.erase(it);
         }
     };
@@ -435,18 +439,17 @@ void server_sender_actor(SimulationContext* ctx, std::shared_ptr<ParameterServer
         const int first = reply.endpoint < 0 ? 0 : reply.endpoint;
         const int last = reply.endpoint < 0 ? ps->endpoint_count() - 1 : reply.endpoint;
         for (int e = first; e <= last; ++e) {
-            for (int p : recorded) ps->reply_sent(p, e, reply.bucket, reply.ready_s);
+            for (int p : replied_for) ps->reply_sent(p, e, reply.bucket, reply.ready_s);
             const auto& endpoint = ps->endpoints()[static_cast<size_t>(e)];
             if (ctx->lose_message_to(endpoint.first_rank)) continue;
-            sg4::CommPtr comm;
             if (ps->striped()) {
-                comm = sg4::Comm::sendto_async(ps->group_port(endpoint), ctx->platform.gpu_hosts[static_cast<size_t>(endpoint.first_rank)],
-                                               static_cast<uint64_t>(bytes) * recorded.size());
-                ps->group_pull_started(e, reply.bucket, comm);
-            } else {
-                comm = ps->pull_mailbox(server, e)->put_async(&g_token, static_cast<uint64_t>(bytes));
+                auto comm = sg4::Comm::sendto_async(ps->group_port(endpoint), ctx->platform.gpu_hosts[static_cast<size_t>(endpoint.first_rank)],
+                                                    static_cast<uint64_t>(bytes) * static_cast<uint64_t>(ps->server_count()));
+                ps->group_pull_started(e, reply.bucket, {comm, reply.iteration, reply.bucket, bytes});
+                continue;
             }
-            in_flight.push_back({comm, reply.iteration, reply.bucket, bytes});
+            in_flight.push_back({ps->pull_mailbox(server, e)->put_async(&g_token, static_cast<uint64_t>(bytes)), reply.iteration,
+                                 reply.bucket, bytes});
         }
         // A synchronous round's update goes to every worker at once; the next round's waits for it, which
         // keeps the flows in flight (and SimGrid's cost) down. Async replies overlap.
