@@ -57,7 +57,7 @@ std::vector<const calibrate::Sample*> samples_to_replay(const std::vector<calibr
         if (s.mode == "latency") with_latency.insert({s.op, s.ranks});
     std::vector<const calibrate::Sample*> out;
     for (const auto& s : samples) {
-        if (!calibrate::is_network_op(s.op) || s.op == "pingpong" || s.op == "sendrecv") continue;
+        if (!calibrate::is_network_op(s.op) || s.op == "pingpong" || s.op == "sendrecv" || s.op == "exchange") continue;
         const bool latency_group = with_latency.count({s.op, s.ranks}) > 0;
         if ((s.mode == "latency") == latency_group) out.push_back(&s);
     }

@@ -38,7 +38,7 @@ measure_options=(--compute sleep --poll-interval 20us)
 # What the scenarios use; the broadcast and all-to-all sweeps would only lengthen the calibration. Waiting
 # ranks spin here: calibrating with the measured runs' polling (--poll-interval 20us) was tried and made
 # the table worse (bench/results/accuracy-500mbit.md, "Tried").
-calibrate_options=(--backend mpi --max 16MiB --ops allreduce,allgather,sendrecv,pingpong,gemm,memory_bandwidth,launch_latency,codec)
+calibrate_options=(--backend mpi --max 16MiB --ops allreduce,allgather,sendrecv,exchange,pingpong,gemm,memory_bandwidth,launch_latency,codec)
 
 ((keep)) || rm -rf "$work"
 rm -rf "$work/runs.db" "$work/scenarios"  # measurements are taken afresh: they must come from this build

@@ -84,11 +84,16 @@ void add_network_items(const PlanOptions& options, const std::vector<int>& node_
     }
     if (same_node.size() >= 2) classes.emplace_back(LinkClass::intra_node, same_node);
     if (one_per_node.size() >= 2) classes.emplace_back(LinkClass::inter_node, one_per_node);
+    // Where the ring has more than two members, also a two-way exchange between its first two (an
+    // `exchange`: each sends to and receives from the other at once, as halving-doubling's partners do),
+    // one at a time: what it costs beyond a ring step is what the simulator adds to such exchanges.
     for (const auto& [link_class, ring] : classes)
-        for (const auto& [op, mode] : {std::pair{"pingpong", "latency"}, {"sendrecv", "throughput"}, {"sendrecv", "latency"}}) {
+        for (const auto& [op, mode] : {std::pair{"pingpong", "latency"}, {"sendrecv", "throughput"}, {"sendrecv", "latency"},
+                                       {"exchange", "latency"}}) {
             if (!wanted(options, op)) continue;
-            const bool pingpong = std::string(op) == "pingpong";
-            const auto members = pingpong ? std::vector<int>{ring[0], ring[1]} : ring;
+            const bool pair = std::string(op) == "pingpong" || std::string(op) == "exchange";
+            if (std::string(op) == "exchange" && ring.size() < 3) continue;
+            const auto members = pair ? std::vector<int>{ring[0], ring[1]} : ring;
             for (double bytes : byte_sizes)
                 plan.push_back(network_item(ItemKind::point_to_point, op, mode, bytes, link_class,
                                             static_cast<int>(members.size()), members));
@@ -177,7 +182,7 @@ const std::vector<std::string>& collective_ops() {
 
 const std::vector<std::string>& all_ops() {
     static const std::vector<std::string> ops{"allreduce",        "allgather",      "reducescatter",  "broadcast",
-                                              "alltoall",         "sendrecv",       "pingpong",       "gemm",
+                                              "alltoall",         "sendrecv",       "exchange",       "pingpong",       "gemm",
                                               "memory_bandwidth", "launch_latency", "host_to_device", "device_to_host",
                                               "codec"};
     return ops;
@@ -234,7 +239,7 @@ double bus_bandwidth_factor(const std::string& op, int ranks) {
     const double n = ranks;
     if (op == "allreduce") return 2 * (n - 1) / n;
     if (op == "allgather" || op == "reducescatter" || op == "alltoall") return (n - 1) / n;
-    return 1;  // broadcast, sendrecv, pingpong
+    return 1;  // broadcast, sendrecv, exchange, pingpong
 }
 
 }  // namespace dtsim::calibrate

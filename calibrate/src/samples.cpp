@@ -14,7 +14,7 @@ namespace dtsim::calibrate {
 namespace {
 
 const std::vector<std::string> kNetworkOps = {"allreduce", "allgather", "reducescatter", "broadcast",
-                                              "alltoall",  "sendrecv",  "pingpong"};
+                                              "alltoall",  "sendrecv",  "exchange",      "pingpong"};
 const std::vector<std::string> kComputeOps = {"gemm", "memory_bandwidth", "launch_latency", "host_to_device",
                                               "device_to_host", "codec"};
 

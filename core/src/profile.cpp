@@ -89,6 +89,19 @@ const NetworkFit* Profile::point_to_point(LinkClass link_class) const {
     return found;
 }
 
+double PairExchange::extra_s(double bytes) const { return std::max(0.0, exchange.seconds(bytes) - ring_step.seconds(bytes)); }
+
+std::optional<PairExchange> Profile::pair_exchange(LinkClass link_class) const {
+    const NetworkFit *exchange = nullptr, *ring_step = nullptr;
+    for (const auto& fit : network) {
+        if (fit.link_class != link_class || fit.mode != "latency") continue;
+        if (fit.op == "exchange") exchange = &fit;
+        if (fit.op == "sendrecv" && fit.ranks > 2) ring_step = &fit;
+    }
+    if (!exchange || !ring_step) return std::nullopt;
+    return PairExchange{*exchange, *ring_step};
+}
+
 std::optional<LinkCost> Profile::link_cost(LinkClass link_class) const {
     const NetworkFit* fit = point_to_point(link_class);
     if (!fit || fit->model.segments.empty()) return std::nullopt;
@@ -263,7 +276,7 @@ NetworkFit network_fit_from(const ConfigNode& node) {
     node.require_map_with_keys({"op", "mode", "link_class", "ranks", "nodes", "segments", "quality", "measured"});
     NetworkFit fit;
     fit.op = node.choice("op",
-                         {"allreduce", "allgather", "reducescatter", "broadcast", "alltoall", "sendrecv", "pingpong"});
+                         {"allreduce", "allgather", "reducescatter", "broadcast", "alltoall", "sendrecv", "exchange", "pingpong"});
     fit.mode = node.choice("mode", {"throughput", "latency"});
     fit.link_class = *link_class_from_string(node.choice("link_class", {"intra_node", "inter_node", "mixed"}));
     fit.ranks = count(node, "ranks", 2);

@@ -251,7 +251,9 @@ ClusterSpec read_cluster(const ConfigNode& doc, const Profile* profile) {
         apply_profile_link(cluster.intra_node, *profile, LinkClass::intra_node, cluster.gpus_per_node > 1, doc);
         apply_profile_link(profile_nic, *profile, LinkClass::inter_node, cluster.nodes > 1, doc);
         for (const auto& fit : profile->network)
-            if (fit.mode == "latency" && fit.op != "sendrecv" && fit.op != "pingpong") cluster.calibrated_collectives.push_back(fit);
+            if (fit.mode == "latency" && fit.op != "sendrecv" && fit.op != "exchange" && fit.op != "pingpong")
+                cluster.calibrated_collectives.push_back(fit);
+        cluster.inter_node_exchange = profile->pair_exchange(LinkClass::inter_node);
     }
     // The NIC may be left out when the profile sets it (`nic: {count: 8}` then only says how many); one
     // written out is still checked, then overridden.

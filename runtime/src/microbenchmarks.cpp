@@ -45,7 +45,8 @@ Measurement Microbenchmarks::group_operation(const PlanItem& item) {
     std::function<void()> start_op;
     int taking_part_count = item.ranks;
     bool taking_part = me < item.ranks;
-    if (item.op == "sendrecv") {  // a ring step among the members: send to the next, receive from the previous
+    if (item.op == "sendrecv" || item.op == "exchange") {  // a ring step among the members: send to the next,
+                                                             // receive from the previous (of two: the same peer)
         const auto& ring = item.members;
         const auto position = std::find(ring.begin(), ring.end(), me) - ring.begin();
         const auto n = static_cast<long>(ring.size());

@@ -34,4 +34,10 @@ double calibrated_extra_step_s(SimulationContext& ctx, std::string_view op, cons
     return std::max(0.0, fit->seconds(bytes) / steps - step_s);
 }
 
+double pair_exchange_extra_s(const SimulationContext& ctx, int a, int b, double bytes) {
+    const auto& cluster = ctx.scenario.cluster;
+    if (!cluster.inter_node_exchange || a / cluster.gpus_per_node == b / cluster.gpus_per_node) return 0;
+    return cluster.inter_node_exchange->extra_s(bytes);
+}
+
 }  // namespace dtsim::sim

@@ -3,8 +3,11 @@
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Comm.hpp>
 
+#include <algorithm>
 #include <array>
 #include <vector>
+
+#include "dtsim/sim/calibrated_collectives.hpp"
 
 namespace dtsim::sim {
 namespace sg4 = simgrid::s4u;
@@ -136,8 +139,13 @@ private:
     std::vector<std::pair<int, Step>> steps_;  // what each of comms_ is
 };
 
-// Every rank sends `share` bytes to every other at once and receives as much from each.
+// Every rank sends `share` bytes to every other at once and receives as much from each: every pair
+// exchanges both ways, and the rank's whole exchange pays the calibrated pair-exchange extra once.
 void exchange_with_all(SimulationContext& ctx, int actor_slot, const Ring& group, double share) {
+    double extra_s = 0;
+    for (int step = 1; step < group.count; ++step)
+        extra_s = std::max(extra_s, pair_exchange_extra_s(ctx, group.me(), group.rank_at(group.position + step), share * (group.count - 1)));
+    if (extra_s > 0) sg4::this_actor::sleep_for(extra_s);
     std::vector<sg4::CommPtr> comms;
     for (int step = 1; step < group.count; ++step)
         comms.push_back(start_receive(ctx, group.rank_at(group.position - step), group.me()));
@@ -214,7 +222,7 @@ void halving_doubling_allreduce(SimulationContext& ctx, int actor_slot, const Ri
         const int other = me ^ mask;
         const int partner = group.rank_at(other < extra ? 2 * other + 1 : other + extra);
         send_receive(ctx, actor_slot, group.me(), partner, partner, chunk_bytes,
-            ctx.message_overhead_s(group.me(), partner, chunk_bytes));
+            ctx.message_overhead_s(group.me(), partner, chunk_bytes) + pair_exchange_extra_s(ctx, group.me(), partner, chunk_bytes));
     };
     for (int mask = 1; mask < pof2; mask <<= 1)
         swap_with(mask, bytes / (2 * mask));  // keep half of what is left

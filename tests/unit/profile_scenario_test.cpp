@@ -130,3 +130,25 @@ TEST_CASE("a profile round-trips through the runs database", "[unit][profile][st
     CHECK(listed[0].name == "calibrated");
     CHECK(!reopened.load_profile_json(id + 1));
 }
+
+TEST_CASE("a profile's inter-node pair exchange reaches the cluster with its ring step", "[unit][profile]") {
+    test::TempDir dir;
+    auto profile = two_class_profile();
+    // Without an exchange fit, nothing is added to same-peer exchanges.
+    CHECK_FALSE(load_scenario_text(scenario_with(write_profile(dir, profile)), "s.yaml").cluster.inter_node_exchange);
+    NetworkFit ring_step{"sendrecv", "latency", LinkClass::inter_node, 4, 4, {{{0, 40e-6, 100e6}}}, {}, {}};
+    NetworkFit exchange{"exchange", "latency", LinkClass::inter_node, 2, 2, {{{0, 40e-6, 60e6}}}, {}, {}};
+    profile.network.push_back(exchange);
+    CHECK_FALSE(profile.pair_exchange(LinkClass::inter_node));  // an exchange alone has nothing to compare with
+    profile.network.push_back(ring_step);
+    const auto cluster = load_scenario_text(scenario_with(write_profile(dir, profile)), "s.yaml").cluster;
+    REQUIRE(cluster.inter_node_exchange);
+    // 6 MB: 100 ms at 60 MB/s against 60 ms at 100 MB/s.
+    CHECK(cluster.inter_node_exchange->extra_s(6e6) == Approx(0.04).epsilon(1e-9));
+    // Neither fit is a calibrated collective, and the link stays the ring step's (preferred to ping-pongs).
+    CHECK(cluster.calibrated_collectives.empty());
+    CHECK(cluster.nic.effective_bytes_per_second() == Approx(100e6));
+    // Never negative: an exchange faster than the ring step adds nothing.
+    std::swap(profile.network[profile.network.size() - 2].model, profile.network.back().model);
+    CHECK(profile.pair_exchange(LinkClass::inter_node)->extra_s(6e6) == 0);
+}

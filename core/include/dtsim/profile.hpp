@@ -123,6 +123,18 @@ struct LinkCost {
     double message_overhead_s(double bytes) const;
 };
 
+/// A two-way exchange with one peer (`exchange`: each sends to and receives from the other at once) against
+/// a ring step of the same class (`sendrecv` among more ranks: each sends to one and receives from another),
+/// both timed one at a time. On TCP both directions of one peer pair share connections and queues, and the
+/// former can take much longer (on the 2-core testbed, about 60 % of the rate per direction), which a
+/// full-duplex link model does not describe.
+struct PairExchange {
+    NetworkFit exchange;
+    NetworkFit ring_step;
+    /// What an exchange of `bytes` each way takes beyond a ring step of the same size; never negative.
+    double extra_s(double bytes) const;
+};
+
 struct Profile {
     int schema_version = kProfileSchemaVersion;
     std::string name;
@@ -135,6 +147,8 @@ struct Profile {
     /// The point-to-point fit of a link class the simulator uses (see LinkCost), if any.
     const NetworkFit* point_to_point(LinkClass link_class) const;
     std::optional<LinkCost> link_cost(LinkClass link_class) const;
+    /// The latency-mode `exchange` and `sendrecv` fits of a link class, when the profile has both.
+    std::optional<PairExchange> pair_exchange(LinkClass link_class) const;
 };
 
 /// Versioned JSON text (stable key order). Loading validates every field and throws InputError naming

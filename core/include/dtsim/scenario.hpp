@@ -75,6 +75,9 @@ struct ClusterSpec {
     /// The profile's collectives timed one at a time (latency mode): what a collective cost on the
     /// calibrated cluster, for groups of the calibrated size (calibrated_collectives.hpp in sim).
     std::vector<NetworkFit> calibrated_collectives;
+    /// The profile's inter-node pair exchange against its ring step, when it has both (pair_exchange_extra_s
+    /// in sim adds the difference to exchanges both ways with one peer).
+    std::optional<PairExchange> inter_node_exchange;
     int gpus() const { return nodes * gpus_per_node; }
     /// The latency-mode fit of `op` over `ranks` ranks on `nodes` nodes, if the profile has one.
     const NetworkFit* calibrated_collective(std::string_view op, int ranks, int node_count) const;

@@ -19,4 +19,10 @@ namespace dtsim::sim {
 /// spread over the steps; 0 without such a calibration, or when the replay is already as slow.
 double calibrated_extra_step_s(SimulationContext& ctx, std::string_view op, const Ring& ring, double bytes, int steps);
 
+/// Time to add to an exchange of `bytes` each way between GPU ranks `a` and `b` on different nodes, both
+/// ways at once (halving-doubling's steps, each pair of direct's all-to-all): what the profile's pair
+/// exchange took beyond its ring step (PairExchange). 0 within a node or without such a calibration.
+/// Rings keep their own calibration (above): their two neighbours differ, except in a ring of two.
+double pair_exchange_extra_s(const SimulationContext& ctx, int a, int b, double bytes);
+
 }  // namespace dtsim::sim
