@@ -21,6 +21,8 @@
 // to the server group, and every server takes its shard at that flow's end; server 0's sender alone starts
 // the replies, each as one flow of every server's shard, and the worker that waits for it records the send
 // on every server (one waiter per flow). The servers' aggregation, versions and spans stay per server.
+// Unlike a server with flows of its own, the group does not wait for a synchronous round's sends before
+// the next round's (the worker alone waits on a striped flow).
 //
 // Backup workers (sync only, training.strategy.backup_workers: b): a server closes a bucket's round with
 // the first N - b pushes and sends the update to every worker; a push for a closed round is dropped
