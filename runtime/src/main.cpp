@@ -5,6 +5,7 @@
 
 #include <iostream>
 
+#include "backend.hpp"
 #include "calibrate_command.hpp"
 #include "dtsim/input_error.hpp"
 #include "dtsim/run_store.hpp"
@@ -131,6 +132,9 @@ int main(int argc, char** argv) {
     } catch (const dtsim::InputError& e) {
         if (context.rank() == 0) std::cerr << "dtsim-runtime: error: " << e.what() << "\n";
         return dtsim::exit_code::bad_input;
+    } catch (const dtsim::runtime::BackendUnavailable& e) {  // every rank knows (make_backend agrees first)
+        if (context.rank() == 0) std::cerr << "dtsim-runtime: " << e.what() << "\n";
+        return dtsim::exit_code::unavailable;
     } catch (const dtsim::StoreError& e) {  // rank 0 alone writes the run, after the others are done
         std::cerr << "dtsim-runtime: error: " << e.what() << "\n";
         return dtsim::exit_code::store_error;

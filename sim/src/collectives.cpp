@@ -142,9 +142,9 @@ private:
 // Every rank sends `share` bytes to every other at once and receives as much from each: every pair
 // exchanges both ways, and the rank's whole exchange pays the calibrated pair-exchange extra once.
 void exchange_with_all(SimulationContext& ctx, int actor_slot, const Ring& group, double share) {
-    double extra_s = 0;
-    for (int step = 1; step < group.count; ++step)
-        extra_s = std::max(extra_s, pair_exchange_extra_s(ctx, group.me(), group.rank_at(group.position + step), share * (group.count - 1)));
+    double extra_s = 0;  // the same for every peer on another node: the first one found decides
+    for (int step = 1; step < group.count && extra_s == 0; ++step)
+        extra_s = pair_exchange_extra_s(ctx, group.me(), group.rank_at(group.position + step), share * (group.count - 1));
     if (extra_s > 0) sg4::this_actor::sleep_for(extra_s);
     std::vector<sg4::CommPtr> comms;
     for (int step = 1; step < group.count; ++step)

@@ -140,13 +140,6 @@ public:
     SyncMode mode() const { return strategy_.sync; }
     /// Whether the servers are simulated as one striped group (see the top of this file).
     bool striped() const { return striped_; }
-    /// The servers one sender replies for: its own, or with striping (server 0's sender) all.
-    std::vector<int> servers_sent_for(int p) const {
-        if (!striped_) return {p};
-        std::vector<int> all(servers_.size());
-        for (size_t q = 0; q < all.size(); ++q) all[q] = static_cast<int>(q);
-        return all;
-    }
     /// Striped servers: where `endpoint` reaches the server group.
     sg4::Host* group_port(const Endpoint& endpoint) const {
         return ctx_.platform.server_group_ports[static_cast<size_t>(endpoint.first_rank / endpoint_size_)];
@@ -241,10 +234,12 @@ public:
         return next;
     }
 
-    /// The server sends its current parameters of `bucket` to `endpoint` now.
+    /// The server sends its current parameters of `bucket` to `endpoint` now (striped: server 0 for all).
     void reply_sent(int p, int endpoint, int bucket, double ready_s) {
-        seen(endpoint, p, bucket) = servers_[static_cast<size_t>(p)].version[static_cast<size_t>(bucket)];
-        reply_ready_[index(endpoint, p, bucket)] = ready_s;
+        for (int q = striped_ ? 0 : p; q <= (striped_ ? server_count() - 1 : p); ++q) {
+            seen(endpoint, q, bucket) = servers_[static_cast<size_t>(q)].version[static_cast<size_t>(bucket)];
+            reply_ready_[index(endpoint, q, bucket)] = ready_s;
+        }
     }
     /// When the reply to `endpoint` for `bucket` from `p` could first leave the server (its aggregation end).
     double reply_ready_s(int endpoint, int p, int bucket) const { return reply_ready_[index(endpoint, p, bucket)]; }
@@ -416,7 +411,6 @@ void server_sender_actor(SimulationContext* ctx, std::shared_ptr<ParameterServer
     auto& state = ctx->state(slot);
     const int server_rank = ctx->workers + server;
     auto& in_flight = ps->sends_in_flight(server);  // per-server flows only: a striped reply's worker records it
-    const auto replied_for = ps->servers_sent_for(server);
     auto record_finished = [&](bool wait) {
         for (auto it = in_flight.begin(); it != in_flight.end();) {
             if (wait) it->comm->wait();
@@ -441,7 +435,7 @@ void server_sender_actor(SimulationContext* ctx, std::shared_ptr<ParameterServer
         const int first = reply.endpoint < 0 ? 0 : reply.endpoint;
         const int last = reply.endpoint < 0 ? ps->endpoint_count() - 1 : reply.endpoint;
         for (int e = first; e <= last; ++e) {
-            for (int p : replied_for) ps->reply_sent(p, e, reply.bucket, reply.ready_s);
+            ps->reply_sent(server, e, reply.bucket, reply.ready_s);
             const auto& endpoint = ps->endpoints()[static_cast<size_t>(e)];
             if (ctx->lose_message_to(endpoint.first_rank)) continue;
             if (ps->striped()) {

@@ -42,24 +42,20 @@ void connect_server_group(const Scenario& scenario, Platform& platform) {
     const int per_nic = cluster.gpus_per_node / cluster.nics_per_node;
     const double gamma = simgrid::config::get_value<double>("network/TCP-gamma");
     const double latency_factor = simgrid::config::get_value<double>("network/latency-factor");
-    std::vector<double> latencies;
+    // A port link given its latency before the group is dropped stays unused.
     for (size_t e = 0; e < platform.server_group_ports.size(); ++e) {
         auto* gpu = platform.gpu_hosts[e * static_cast<size_t>(per_nic)];
         const double latency = route_latency_s(gpu, platform.server_hosts.front());
-        for (auto* server : platform.server_hosts)
-            if (std::abs(route_latency_s(gpu, server) - latency) > 1e-15 * (1 + latency)) {
-                platform.server_group_ports.clear();
-                return;
-            }
-        if (gamma > 0 && cluster.nic.effective_bytes_per_second() * 2 * latency * latency_factor >= gamma) {
+        const bool equally_far = std::all_of(platform.server_hosts.begin(), platform.server_hosts.end(), [&](sg4::Host* server) {
+            return std::abs(route_latency_s(gpu, server) - latency) <= 1e-15 * (1 + latency);
+        });
+        const bool window_capped = gamma > 0 && cluster.nic.effective_bytes_per_second() * 2 * latency * latency_factor >= gamma;
+        if (!equally_far || window_capped) {
             platform.server_group_ports.clear();
             return;
         }
-        latencies.push_back(latency);
-    }
-    for (size_t e = 0; e < latencies.size(); ++e) {
         const int node = static_cast<int>(e) / cluster.nics_per_node, nic = static_cast<int>(e) % cluster.nics_per_node;
-        sg4::Engine::get_instance()->split_duplex_link_by_name(server_group_port_name(node, nic))->set_latency(latencies[e]);
+        sg4::Engine::get_instance()->split_duplex_link_by_name(server_group_port_name(node, nic))->set_latency(latency);
     }
 }
 

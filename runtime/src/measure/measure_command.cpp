@@ -78,13 +78,7 @@ int run_measure(const MeasureOptions& options, const MpiContext& context) {
     const bool gpu = options.backend == "nccl";
     if (const auto refusal = measure_refusal(scenario, context.size(), options.compute, gpu)) throw InputError(*refusal);
     if (gpu) select_nccl_algorithm(scenario.training.strategy.algorithm);
-    Backend backend;
-    try {
-        backend = make_backend(options.backend, context);
-    } catch (const BackendUnavailable& e) {
-        if (context.rank() == 0) std::cerr << "dtsim-runtime: " << e.what() << "\n";
-        return exit_code::unavailable;
-    }
+    auto backend = make_backend(options.backend, context);  // BackendUnavailable: main says so
 
     const int workers = scenario.cluster.gpus();
     const bool is_worker = context.rank() < workers;
