@@ -3,13 +3,14 @@
 # (target <= 3 min); (2) the cross-validation error table on the local testbed: 4 hosts at RATE,
 # a calibration, a fit, and `dtsim fit --validate` (target: all-reduce above 64 KB, median <= 5 %,
 # max <= 15 %). Writes bench/results/calibrate-quick-<rate>.md and keeps the samples and profile there.
-# Usage (root, the testbed needs network namespaces): bench/calibrate-quick/run.sh [RATE] [MAX_SIZE] [FACTOR]
+# Usage (root, the testbed needs network namespaces): bench/calibrate-quick/run.sh [RATE] [MAX_SIZE] [FACTOR] [QUEUE_MS]
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 rate="${1:-1gbit}"
 max="${2:-16MiB}"
 factor="${3:-2}"
+queue_ms="${4:-2}"  # a short tbf queue, as a switch port's: see the record and runtime/testbed/README.md
 bin="$root/build/bin"
 testbed="$root/runtime/testbed/dtsim-testbed"
 results="$root/bench/results"
@@ -26,7 +27,7 @@ samples=$(wc -l < "$work/local-quick/samples.jsonl")
 
 echo "== 2. testbed: 4 hosts at $rate, full calibration up to $max"
 "$testbed" down > /dev/null 2>&1 || true
-"$testbed" up 4 --rate "$rate"
+"$testbed" up 4 --rate "$rate" --queue "$queue_ms"
 trap '"$testbed" down > /dev/null 2>&1 || true' EXIT
 start=$(date +%s.%N)
 # Four TCP connections per peer pair: over one, Open MPI carries a two-way exchange at ~55 % of the rate
@@ -50,7 +51,7 @@ rm -rf "$work/local-quick"  # its samples are not needed for the record
   echo
   printf -- "- wall time: %.1f s for %d samples (target <= 180 s)\n" "$quick_s" "$samples"
   echo
-  echo "## 2. Cross-validation on the testbed: 4 hosts at $rate"
+  echo "## 2. Cross-validation on the testbed: 4 hosts at $rate, tbf queue $queue_ms ms"
   echo
   printf -- "- calibration (sizes 8 B to %s, ×%s steps, groups of 2 and 4 ranks): %.0f s, %d samples in \`%s\`\n" "$max" "$factor" "$testbed_s" \
     "$(wc -l < "$work/testbed/samples.jsonl")" "calibrate-quick-$rate/testbed/samples.jsonl"

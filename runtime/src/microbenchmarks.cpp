@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "dtsim/median.hpp"
+#include "mpi_waiting.hpp"
 
 namespace dtsim::runtime {
 namespace {
@@ -16,7 +17,7 @@ using calibrate::ItemKind;
 using calibrate::PlanItem;
 
 constexpr int kLaunchesPerIteration = 100;
-
+constexpr double kIdlePollS = 100e-6;  // how long ranks left out of a timed operation sleep between polls
 
 double now() { return MPI_Wtime(); }
 
@@ -24,6 +25,23 @@ double now() { return MPI_Wtime(); }
 
 Microbenchmarks::Microbenchmarks(const MpiContext& context, Backend& backend, double target_seconds)
     : context_(context), backend_(backend), target_seconds_(target_seconds) {}
+
+Microbenchmarks::~Microbenchmarks() {
+    for (auto& [members, comm] : member_comms_)
+        if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
+}
+
+void Microbenchmarks::start_together(const std::vector<int>& members, bool member) {
+    context_.barrier();
+    if (static_cast<int>(members.size()) == context_.size()) return;
+    auto found = member_comms_.find(members);
+    if (found == member_comms_.end()) {
+        MPI_Comm comm = MPI_COMM_NULL;
+        MPI_Comm_split(context_.world(), member ? 0 : MPI_UNDEFINED, context_.rank(), &comm);
+        found = member_comms_.emplace(members, comm).first;
+    }
+    if (member) MPI_Barrier(found->second);
+}
 
 int Microbenchmarks::iterations_for(double estimate_s, int minimum, int maximum) const {
     if (estimate_s <= 0) return maximum;
@@ -45,6 +63,9 @@ Measurement Microbenchmarks::group_operation(const PlanItem& item) {
     std::function<void()> start_op;
     int taking_part_count = item.ranks;
     bool taking_part = me < item.ranks;
+    std::vector<int> members = item.members;
+    if (members.empty())
+        for (int r = 0; r < item.ranks; ++r) members.push_back(r);
     if (item.op == "sendrecv" || item.op == "exchange") {  // a ring step among the members: send to the next,
                                                              // receive from the previous (of two: the same peer)
         const auto& ring = item.members;
@@ -60,6 +81,7 @@ Measurement Microbenchmarks::group_operation(const PlanItem& item) {
     } else {
         start_op = [&comm, &item, bytes] { comm.start_collective(item.op, bytes, item.ranks); };
     }
+    const IdleWaits idle(!taking_part, kIdlePollS);
     auto one_op = [&] {
         start_op();
         comm.synchronize();
@@ -67,7 +89,7 @@ Measurement Microbenchmarks::group_operation(const PlanItem& item) {
     Measurement out;
     out.warmup = 1;
     one_op();  // warm-up, as nccl-tests' default -w 1
-    context_.barrier();
+    start_together(members, taking_part);
     const double start = now();
     one_op();
     const double estimate = context_.max_over_ranks(now() - start);
@@ -78,7 +100,7 @@ Measurement Microbenchmarks::group_operation(const PlanItem& item) {
         const int per_batch = std::max(1, out.iterations / batches);
         out.iterations = batches * per_batch;
         for (int b = 0; b < batches; ++b) {
-            context_.barrier();
+            start_together(members, taking_part);
             const double t0 = now();
             for (int i = 0; i < per_batch; ++i) start_op();
             comm.synchronize();
@@ -90,7 +112,7 @@ Measurement Microbenchmarks::group_operation(const PlanItem& item) {
     }
     std::vector<double> times;
     for (int i = 0; i < out.iterations; ++i) {
-        context_.barrier();
+        start_together(members, taking_part);
         const double t0 = now();
         one_op();
         times.push_back(taking_part ? now() - t0 : 0);
@@ -122,6 +144,7 @@ Measurement Microbenchmarks::pingpong(const PlanItem& item) {
     Measurement out;
     out.warmup = 2;
     std::vector<double> times;
+    const IdleWaits idle(me != initiator_rank && me != responder_rank, kIdlePollS);
     if (me == initiator_rank || me == responder_rank) {
         const bool initiator = me == initiator_rank;
         const int peer = initiator ? responder_rank : initiator_rank;

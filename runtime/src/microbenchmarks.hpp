@@ -10,6 +10,14 @@
 //   compute     every rank runs its kernel at once (as in training); per-run time = the slowest rank's;
 //               the codec kernels (gradient compression) are timed the same way.
 // The iteration count adapts so that each sample takes about `target_seconds`.
+// Ranks left out of an item (a 2-rank group or ping-pong on 4 ranks) wait asleep between polls, and the
+// members meet at a barrier of their own before each timed start: on hosts that share cores (the
+// one-machine testbed) idle ranks spinning in a barrier took the cores the timed exchange needed (a 2-rank
+// exchange ran at half the rate per direction), and a barrier released through a sleeping rank would
+// start the members up to a poll apart.
+#include <mpi.h>
+
+#include <map>
 #include <vector>
 
 #include "backend.hpp"
@@ -28,6 +36,9 @@ struct Measurement {
 class Microbenchmarks {
 public:
     Microbenchmarks(const MpiContext& context, Backend& backend, double target_seconds);
+    ~Microbenchmarks();
+    Microbenchmarks(const Microbenchmarks&) = delete;
+    Microbenchmarks& operator=(const Microbenchmarks&) = delete;
     /// Collective over all ranks: every rank calls it with the same item; all get the same result.
     Measurement run(const calibrate::PlanItem& item);
 
@@ -36,10 +47,14 @@ private:
     Measurement pingpong(const calibrate::PlanItem& item);
     Measurement compute(const calibrate::PlanItem& item);
     int iterations_for(double estimate_s, int minimum, int maximum) const;
+    /// Every rank, then the members once more among themselves: ranks left out wait asleep (IdleWaits),
+    /// and a barrier released through a sleeping rank lets the members leave it up to a poll apart.
+    void start_together(const std::vector<int>& members, bool member);
 
     const MpiContext& context_;
     Backend& backend_;
     double target_seconds_;
+    std::map<std::vector<int>, MPI_Comm> member_comms_;  // by members, made the first time they are timed
 };
 
 }  // namespace dtsim::runtime

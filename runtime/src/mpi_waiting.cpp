@@ -3,6 +3,8 @@
 #include <sys/prctl.h>
 #include <time.h>
 
+#include <algorithm>
+
 namespace dtsim::runtime {
 namespace {
 
@@ -21,6 +23,12 @@ void set_wait_sleep(double seconds) {
     // intervals worth asking for. 1 ns makes a sleep end when asked (threads started later inherit it).
     if (sleep_ns > 0) prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 }
+
+IdleWaits::IdleWaits(bool idle, double seconds) : saved_ns_(sleep_ns) {
+    if (idle) sleep_ns = std::max(sleep_ns, static_cast<long>(seconds * 1e9));
+}
+
+IdleWaits::~IdleWaits() { sleep_ns = saved_ns_; }
 
 void wait_all(std::vector<MPI_Request>& requests) {
     const int count = static_cast<int>(requests.size());

@@ -14,6 +14,21 @@ namespace dtsim::runtime {
 /// calls. Set once at start-up, before any wait.
 void set_wait_sleep(double seconds);
 
+/// While alive, this rank's waits sleep at least `seconds` between tests when `idle` is true: a rank left
+/// out of the operation being timed (the other two ranks of a 4-rank testbed during a ping-pong) would
+/// otherwise poll on the cores that the timed ranks and the kernel's network stack need. Untimed waits
+/// only: the timed ranks leave the next barrier up to that much later.
+class IdleWaits {
+public:
+    IdleWaits(bool idle, double seconds);
+    ~IdleWaits();
+    IdleWaits(const IdleWaits&) = delete;
+    IdleWaits& operator=(const IdleWaits&) = delete;
+
+private:
+    long saved_ns_;
+};
+
 void wait_all(std::vector<MPI_Request>& requests);
 void wait_one(MPI_Request& request);
 /// The index of a request that completed (made MPI_REQUEST_NULL), and its status.

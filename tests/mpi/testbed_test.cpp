@@ -24,14 +24,20 @@ TEST_CASE("a 2-host testbed shapes its link to the configured rate", "[mpi][test
         WARN("SKIPPED: a testbed is already up on this machine; not touching it");
         return;
     }
-    const auto up = test::run_command(kTestbed, {"up", "2", "--rate", "200mbit"});
+    const auto bad_queue = test::run_command(kTestbed, {"up", "2", "--queue", "0"});
+    CHECK(bad_queue.exit_code == 2);
+    CHECK_THAT(bad_queue.output, Catch::Contains("bad --queue '0'"));
+    const auto up = test::run_command(kTestbed, {"up", "2", "--rate", "200mbit", "--queue", "5"});
     if (up.exit_code == 2 && up.output.find("cannot create network namespaces") != std::string::npos) {
         WARN("SKIPPED: " + up.output);  // not root, or no CAP_SYS_ADMIN here
         return;
     }
     TestbedUp guard;
     REQUIRE(up.exit_code == 0);
-    CHECK(test::run_command(kTestbed, {"status"}).exit_code == 0);
+    const auto status = test::run_command(kTestbed, {"status"});
+    CHECK(status.exit_code == 0);
+    // tbf limit = burst (128 KiB floor) + 5 ms at 25 MB/s.
+    CHECK_THAT(status.output, Catch::Contains("limit=" + std::to_string(131072 + 125000) + "B"));
 
     // The runtime's own send/recv between the two hosts (ping-pong: one direction at a time), 4 MiB messages.
     // Both directions at once are slower with Open MPI's single TCP connection per pair
