@@ -182,7 +182,7 @@ CodecFit fit_codec(std::vector<Observation> bytes_and_seconds, const std::string
     fit.bytes_per_second = rate_from_gamma(line.gamma);
     fit.ratio = ratio;
     fit.blocks = blocks;
-    fit.quality = evaluate_fit(bytes_and_seconds, [&fit](double bytes) { return fit.seconds(bytes); });
+    fit.quality = evaluate_fit(bytes_and_seconds, [&fit](double bytes) { return fit.model_seconds(bytes); });
     return fit;
 }
 

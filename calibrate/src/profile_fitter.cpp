@@ -26,6 +26,11 @@ size_t distinct_sizes(const std::vector<Observation>& observations) {
 // size the means of their timed iterations, which the profile keeps as the measured points: a training
 // iteration's time is a sum of collective times, and the expectation of a sum is the sum of the means.
 // Timings are skewed to the right (on the testbed a 1 MB all-reduce: median 29.8 ms, mean 33.4 ms).
+double mean_iteration_time(const Sample& s) {
+    const auto& times = s.iteration_times_s;
+    return times.empty() ? s.time_s : std::accumulate(times.begin(), times.end(), 0.0) / static_cast<double>(times.size());
+}
+
 struct NetworkGroup {
     std::vector<Observation> observations;
     std::map<double, std::vector<double>> mean_times;  // bytes -> each sample's mean iteration time
@@ -41,10 +46,7 @@ std::map<NetworkKey, NetworkGroup> network_groups(const std::vector<Sample>& sam
         if (s.ranks < 2) continue;
         auto& group = groups[{s.op, s.mode, *s.link_class, s.ranks, s.nodes}];
         group.observations.push_back({s.bytes, s.time_s});
-        const auto& times = s.iteration_times_s;
-        group.mean_times[s.bytes].push_back(times.empty() ? s.time_s
-                                                          : std::accumulate(times.begin(), times.end(), 0.0) /
-                                                                static_cast<double>(times.size()));
+        group.mean_times[s.bytes].push_back(mean_iteration_time(s));
     }
     return groups;
 }
@@ -121,11 +123,13 @@ void fit_memory(const std::vector<const Sample*>& compute, ComputeProfile& profi
 }
 
 /// One line per codec kernel, in codec_kernels() order; a kernel sampled at fewer than two sizes is left out.
-/// The top-k settings must agree across a kernel's samples, or the line would mix two kernels.
+/// The top-k settings must agree across a kernel's samples, or the line would mix two kernels. Each keeps
+/// its measured points as network fits do (the means of the timed iterations).
 std::vector<CodecFit> fit_codecs(const std::vector<const Sample*>& compute) {
     std::vector<CodecFit> fits;
     for (const auto& kernel : codec_kernels()) {
         std::vector<Observation> observations;
+        std::map<double, std::vector<double>> mean_times;
         const Sample* first = nullptr;
         for (const auto* s : compute) {
             if (s->op != "codec" || s->kernel != kernel) continue;
@@ -134,8 +138,11 @@ std::vector<CodecFit> fit_codecs(const std::vector<const Sample*>& compute) {
                 throw InputError("codec samples '" + first->key + "' and '" + s->key + "' measured " + kernel +
                                  " with different ratio or blocks; calibrate one setting per profile");
             observations.push_back({s->bytes, s->time_s});
+            mean_times[s->bytes].push_back(mean_iteration_time(*s));
         }
-        if (distinct_sizes(observations) >= 2) fits.push_back(fit_codec(observations, kernel, first->ratio, first->blocks));
+        if (distinct_sizes(observations) < 2) continue;
+        fits.push_back(fit_codec(observations, kernel, first->ratio, first->blocks));
+        fits.back().measured = measured_points(mean_times);
     }
     return fits;
 }

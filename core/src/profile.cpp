@@ -62,17 +62,26 @@ const CodecFit* find_codec_fit(const std::vector<CodecFit>& fits, std::string_vi
 
 const CodecFit* ComputeProfile::codec_for(std::string_view kernel) const { return find_codec_fit(codecs, kernel); }
 
-double LinkCost::message_overhead_s(double bytes) const {
-    return std::max(0.0, one_way.seconds(bytes) - (latency_s + bytes / bytes_per_second));
+MessageCost LinkCost::message_cost(double bytes, bool first_of_pass) const {
+    const double fitted = (first_of_pass && from_idle ? *from_idle : one_way).seconds(bytes);
+    const double beyond = fitted - (latency_s + bytes / bytes_per_second);
+    if (beyond >= 0) return {beyond, bytes};
+    return {0, std::max(0.0, (fitted - latency_s) * bytes_per_second)};
 }
 
-double NetworkFit::seconds(double bytes) const {
+std::optional<double> interpolate_measured(const std::vector<std::pair<double, double>>& measured, double bytes) {
     const auto after = std::lower_bound(measured.begin(), measured.end(), std::make_pair(bytes, 0.0));
-    if (measured.empty() || after == measured.end() || (after == measured.begin() && after->first > bytes)) return model.seconds(bytes);
+    if (measured.empty() || after == measured.end() || (after == measured.begin() && after->first > bytes)) return std::nullopt;
     if (after->first == bytes || after == measured.begin()) return after->second;
     const auto before = std::prev(after);
     const double share = (bytes - before->first) / (after->first - before->first);
     return before->second + share * (after->second - before->second);
+}
+
+double NetworkFit::seconds(double bytes) const { return interpolate_measured(measured, bytes).value_or(model.seconds(bytes)); }
+
+double CodecFit::seconds(double fp32_bytes) const {
+    return interpolate_measured(measured, fp32_bytes).value_or(model_seconds(fp32_bytes));
 }
 
 const NetworkFit* Profile::point_to_point(LinkClass link_class) const {
@@ -102,10 +111,32 @@ std::optional<PairExchange> Profile::pair_exchange(LinkClass link_class) const {
     return PairExchange{*exchange, *ring_step};
 }
 
+namespace {
+
+// The fit of `op` in `mode` for the class (the first found), if it has segments.
+const NetworkFit* find_fit(const std::vector<NetworkFit>& network, LinkClass link_class, std::string_view op, std::string_view mode) {
+    for (const auto& fit : network)
+        if (fit.link_class == link_class && fit.op == op && fit.mode == mode && !fit.model.segments.empty()) return &fit;
+    return nullptr;
+}
+
+// Back to back where measured so, with one at a time for the first step; else one at a time throughout.
+void set_curves(LinkCost& cost, const NetworkFit* back_to_back, const NetworkFit* one_at_a_time) {
+    cost.one_way = (back_to_back ? back_to_back : one_at_a_time)->model;
+    cost.from_idle = back_to_back && one_at_a_time ? std::optional(one_at_a_time->model) : std::nullopt;
+}
+
+}  // namespace
+
 std::optional<LinkCost> Profile::link_cost(LinkClass link_class) const {
     const NetworkFit* fit = point_to_point(link_class);
     if (!fit || fit->model.segments.empty()) return std::nullopt;
-    return LinkCost{fit->model.segments.front().alpha_s, fit->model.segments.back().bytes_per_second, fit->model};
+    LinkCost cost{fit->model.segments.front().alpha_s, fit->model.segments.back().bytes_per_second, {}, std::nullopt};
+    if (fit->op == "sendrecv")
+        set_curves(cost, find_fit(network, link_class, "sendrecv", "throughput"), find_fit(network, link_class, "sendrecv", "latency"));
+    else
+        cost.one_way = fit->model;
+    return cost;
 }
 
 namespace {
@@ -120,6 +151,12 @@ Json quality_to_json(const FitQuality& quality) {
     j["median_relative_error"] = quality.median_relative_error;
     j["max_relative_error"] = quality.max_relative_error;
     return j;
+}
+
+Json measured_to_json(const std::vector<std::pair<double, double>>& points) {
+    Json out = Json::array();
+    for (const auto& [bytes, seconds] : points) out.push_back(Json::array({bytes, seconds}));
+    return out;
 }
 
 Json network_fit_to_json(const NetworkFit& fit) {
@@ -139,11 +176,7 @@ Json network_fit_to_json(const NetworkFit& fit) {
     j["nodes"] = fit.nodes;
     j["segments"] = std::move(segments);
     j["quality"] = quality_to_json(fit.quality);
-    if (!fit.measured.empty()) {
-        Json measured = Json::array();
-        for (const auto& [bytes, seconds] : fit.measured) measured.push_back(Json::array({bytes, seconds}));
-        j["measured"] = std::move(measured);
-    }
+    if (!fit.measured.empty()) j["measured"] = measured_to_json(fit.measured);
     return j;
 }
 
@@ -173,6 +206,7 @@ Json compute_to_json(const ComputeProfile& compute) {
         if (fit.kernel.starts_with("topk")) c["ratio"] = fit.ratio;
         if (fit.kernel == "topk_decode") c["blocks"] = fit.blocks;
         c["quality"] = quality_to_json(fit.quality);
+        if (!fit.measured.empty()) c["measured"] = measured_to_json(fit.measured);
         codecs.push_back(std::move(c));
     }
     j["codecs"] = std::move(codecs);
@@ -298,7 +332,7 @@ GemmFit gemm_fit_from(const ConfigNode& node) {
 }
 
 CodecFit codec_fit_from(const ConfigNode& node) {
-    node.require_map_with_keys({"kernel", "fixed_s", "bytes_per_second", "ratio", "blocks", "quality"});
+    node.require_map_with_keys({"kernel", "fixed_s", "bytes_per_second", "ratio", "blocks", "quality", "measured"});
     CodecFit fit;
     fit.kernel = node.choice("kernel", {"fp16_encode", "fp16_decode", "int8_encode", "int8_decode", "topk_encode",
                                         "topk_decode"});
@@ -317,6 +351,7 @@ CodecFit codec_fit_from(const ConfigNode& node) {
     else if (node.has("blocks"))
         node.fail("blocks", "only topk_decode has blocks");
     fit.quality = quality_from(node.child("quality"));
+    if (node.has("measured")) fit.measured = measured_from(node.child("measured"));
     return fit;
 }
 

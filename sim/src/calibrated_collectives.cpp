@@ -6,13 +6,17 @@
 namespace dtsim::sim {
 namespace {
 
-// The replay of one step alone, as ring_pass sends it from `from` to `to`: the message's overhead, the
-// route's latency and the chunk at the bandwidth of the link class between them.
-double replayed_step_s(SimulationContext& ctx, int from, int to, double chunk) {
+// The replay of one pass alone, as ring_pass times it from `from` to `to`: its first step (from quiet
+// links where passes start idle), then the others back to back, each the message's overhead, the route's
+// latency and its bytes at the link class's bandwidth.
+double replayed_pass_s(SimulationContext& ctx, int from, int to, double chunk, int steps) {
     const auto& cluster = ctx.scenario.cluster;
     const bool same_node = from / cluster.gpus_per_node == to / cluster.gpus_per_node;
-    return ctx.message_overhead_s(from, to, chunk) + ctx.route_latency_s(from, to) +
-           chunk / (same_node ? cluster.intra_node : cluster.nic).effective_bytes_per_second();
+    const double bandwidth = (same_node ? cluster.intra_node : cluster.nic).effective_bytes_per_second();
+    const double latency = ctx.route_latency_s(from, to);
+    auto step_s = [&](const MessageCost& cost) { return cost.overhead_s + latency + cost.wire_bytes / bandwidth; };
+    return step_s(ctx.message_cost(from, to, chunk, ctx.passes_start_idle)) +
+           (steps - 1) * step_s(ctx.message_cost(from, to, chunk));
 }
 
 }  // namespace
@@ -27,11 +31,12 @@ double calibrated_extra_step_s(SimulationContext& ctx, std::string_view op, cons
     for (int i = 0; i < ring.count; ++i) nodes.insert(ring.rank_at(i) / cluster.gpus_per_node);
     const NetworkFit* fit = cluster.calibrated_collective(op, ring.count, static_cast<int>(nodes.size()));
     if (!fit) return 0;
-    // Every step lasts as long as the ring's slowest link takes; every rank computes the same extra.
+    // The pass lasts as long as the ring's slowest link takes; every rank computes the same extra.
     const double chunk = bytes / ring.count;
-    double step_s = 0;
-    for (int i = 0; i < ring.count; ++i) step_s = std::max(step_s, replayed_step_s(ctx, ring.rank_at(i), ring.rank_at(i + 1), chunk));
-    return std::max(0.0, fit->seconds(bytes) / steps - step_s);
+    double pass_s = 0;
+    for (int i = 0; i < ring.count; ++i)
+        pass_s = std::max(pass_s, replayed_pass_s(ctx, ring.rank_at(i), ring.rank_at(i + 1), chunk, steps));
+    return std::max(0.0, (fit->seconds(bytes) - pass_s) / steps);
 }
 
 double pair_exchange_extra_s(const SimulationContext& ctx, int a, int b, double bytes) {

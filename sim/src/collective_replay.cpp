@@ -41,6 +41,7 @@ std::vector<double> simulate_collectives(const Scenario& scenario, const std::ve
             throw std::invalid_argument("a replayed " + trial.op + " needs 2 to " + std::to_string(world) + " ranks");
     auto engine = start_engine(world, scenario.cluster.network_model);
     SimulationContext ctx(scenario, build_platform(scenario), {});
+    ctx.passes_start_idle = true;
     std::vector<double> starts(trials.size(), 0), ends(trials.size(), 0);
     // Every rank meets every other at a barrier before each trial, so each starts from quiet links.
     auto barrier = sg4::Barrier::create(static_cast<unsigned>(world));

@@ -31,9 +31,9 @@ sg4::CommPtr post_send(SimulationContext& ctx, int me, int to, double bytes, int
 
 // Starts a send after the message's sender-side software overhead.
 sg4::CommPtr start_send(SimulationContext& ctx, int me, int to, double bytes, int channel = 0) {
-    if (const double overhead = ctx.message_overhead_s(me, to, bytes); overhead > 0)
-        sg4::this_actor::sleep_for(overhead);
-    return post_send(ctx, me, to, bytes, channel);
+    const auto cost = ctx.message_cost(me, to, bytes);
+    if (cost.overhead_s > 0) sg4::this_actor::sleep_for(cost.overhead_s);
+    return post_send(ctx, me, to, cost.wire_bytes, channel);
 }
 
 sg4::CommPtr start_receive(SimulationContext& ctx, int from, int me, int channel = 0) {
@@ -61,10 +61,10 @@ void receive(SimulationContext& ctx, int actor_slot, int from, int me) {
     ctx.link_mailbox(from, me)->get<int>();
 }
 
-// Sends `bytes` to `to` after `overhead_s` of sender-side software time while receiving from `from`.
-void send_receive(SimulationContext& ctx, int actor_slot, int me, int to, int from, double bytes, double overhead_s) {
-    if (overhead_s > 0) sg4::this_actor::sleep_for(overhead_s);
-    auto sent = post_send(ctx, me, to, bytes);
+// Sends a message to `to` while receiving from `from`: `extra_s` and the message's own overhead first.
+void send_receive(SimulationContext& ctx, int actor_slot, int me, int to, int from, const MessageCost& cost, double extra_s = 0) {
+    if (const double wait = cost.overhead_s + extra_s; wait > 0) sg4::this_actor::sleep_for(wait);
+    auto sent = post_send(ctx, me, to, cost.wire_bytes);
     receive(ctx, actor_slot, from, me);
     if (sent) {
         note_wait(ctx, actor_slot, "a collective send to complete", to);
@@ -72,8 +72,8 @@ void send_receive(SimulationContext& ctx, int actor_slot, int me, int to, int fr
     }
 }
 
-void exchange(SimulationContext& ctx, int actor_slot, const Ring& ring, double bytes, double overhead_s) {
-    send_receive(ctx, actor_slot, ring.me(), ring.next(), ring.previous(), bytes, overhead_s);
+void exchange(SimulationContext& ctx, int actor_slot, const Ring& ring, const MessageCost& cost, double extra_s) {
+    send_receive(ctx, actor_slot, ring.me(), ring.next(), ring.previous(), cost, extra_s);
 }
 
 // One rank's part in both trees of a double binary tree all-reduce. Its communications in the two
@@ -158,15 +158,17 @@ void exchange_with_all(SimulationContext& ctx, int actor_slot, const Ring& group
 
 void ring_pass(SimulationContext& ctx, int actor_slot, const Ring& ring, double chunk_bytes, int steps, double extra_step_s) {
     if (ring.count < 2 || steps < 1) return;
-    const double overhead = ctx.message_overhead_s(ring.me(), ring.next(), chunk_bytes) + extra_step_s;
+    // The other steps follow the first back to back.
+    const auto first = ctx.message_cost(ring.me(), ring.next(), chunk_bytes, ctx.passes_start_idle);
+    const auto next = ctx.message_cost(ring.me(), ring.next(), chunk_bytes);
     if (ctx.scenario.training.fidelity == Fidelity::step) {
-        for (int s = 0; s < steps; ++s) exchange(ctx, actor_slot, ring, chunk_bytes, overhead);
+        for (int s = 0; s < steps; ++s) exchange(ctx, actor_slot, ring, s == 0 ? first : next, extra_step_s);
         return;
     }
-    // One aggregate flow pays the route latency and the per-message overhead once; the other steps'
+    // One aggregate flow pays the route latency and the first step's overhead once; the other steps'
     // are waited for here.
-    if (steps > 1) sg4::this_actor::sleep_for((steps - 1) * (ctx.route_latency_s(ring.me(), ring.next()) + overhead));
-    exchange(ctx, actor_slot, ring, chunk_bytes * steps, overhead);
+    if (steps > 1) sg4::this_actor::sleep_for((steps - 1) * (ctx.route_latency_s(ring.me(), ring.next()) + next.overhead_s + extra_step_s));
+    exchange(ctx, actor_slot, ring, {first.overhead_s, first.wire_bytes + (steps - 1) * next.wire_bytes}, extra_step_s);
 }
 
 void ring_reduce_scatter(SimulationContext& ctx, int actor_slot, const Ring& ring, double bytes) {
@@ -221,8 +223,8 @@ void halving_doubling_allreduce(SimulationContext& ctx, int actor_slot, const Ri
     auto swap_with = [&](int mask, double chunk_bytes) {
         const int other = me ^ mask;
         const int partner = group.rank_at(other < extra ? 2 * other + 1 : other + extra);
-        send_receive(ctx, actor_slot, group.me(), partner, partner, chunk_bytes,
-            ctx.message_overhead_s(group.me(), partner, chunk_bytes) + pair_exchange_extra_s(ctx, group.me(), partner, chunk_bytes));
+        send_receive(ctx, actor_slot, group.me(), partner, partner, ctx.message_cost(group.me(), partner, chunk_bytes),
+                     pair_exchange_extra_s(ctx, group.me(), partner, chunk_bytes));
     };
     for (int mask = 1; mask < pof2; mask <<= 1)
         swap_with(mask, bytes / (2 * mask));  // keep half of what is left
@@ -250,8 +252,7 @@ void pairwise_alltoall(SimulationContext& ctx, int actor_slot, const Ring& group
     const double chunk = bytes / group.count;
     for (int step = 1; step < group.count; ++step) {
         const int to = group.rank_at(group.position + step);
-        send_receive(ctx, actor_slot, group.me(), to, group.rank_at(group.position - step), chunk,
-            ctx.message_overhead_s(group.me(), to, chunk));
+        send_receive(ctx, actor_slot, group.me(), to, group.rank_at(group.position - step), ctx.message_cost(group.me(), to, chunk));
     }
 }
 

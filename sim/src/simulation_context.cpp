@@ -55,10 +55,10 @@ double SimulationContext::route_latency_s(int from, int to) {
     return route_latencies_[key] = latency * latency_factor;
 }
 
-double SimulationContext::message_overhead_s(int from, int to, double bytes) const {
+MessageCost SimulationContext::message_cost(int from, int to, double bytes, bool first_of_pass) const {
     const auto& cluster = scenario.cluster;
     const bool same_node = from / cluster.gpus_per_node == to / cluster.gpus_per_node;
-    return (same_node ? cluster.intra_node : cluster.nic).message_overhead_s(bytes);
+    return (same_node ? cluster.intra_node : cluster.nic).message_cost(bytes, first_of_pass);
 }
 
 bool SimulationContext::lose_message_to(int rank) {

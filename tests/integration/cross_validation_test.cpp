@@ -96,3 +96,35 @@ TEST_CASE("per-message overheads of a piecewise fit reach every ring step", "[in
         CHECK(std::abs(row.at("relative_error").get<double>()) < 1e-6);
     }
 }
+
+TEST_CASE("a ring's first step costs the one-at-a-time fit, its others the back-to-back one, faster than the link too",
+          "[integration][fit]") {
+    // Back to back, mid sizes run faster than the last segment; one at a time, a burst makes every size
+    // faster still, down to the link's latency.
+    const PiecewiseAlphaBeta steady{{{0, 10e-6, 1e9}, {65536, 0, 0.8e9}}};
+    const PiecewiseAlphaBeta idle{{{0, 5e-6, 2e9}}};
+    Profile profile = pingpong_profile({});
+    profile.network.clear();
+    for (const auto& [mode, model] : {std::pair{"throughput", steady}, std::pair{"latency", idle}}) {
+        NetworkFit fit;
+        fit.op = "sendrecv";
+        fit.mode = mode;
+        fit.link_class = LinkClass::intra_node;
+        fit.ranks = kRanks;
+        fit.model = model;
+        profile.network.push_back(fit);
+    }
+    const double n = kRanks, latency = 10e-6;
+    auto pass = [&](double chunk, int steps) {
+        return std::max(idle.seconds(chunk), latency) + (steps - 1) * std::max(steady.seconds(chunk), latency);
+    };
+    test::TempDir dir;
+    const auto rows = validate(dir, profile,
+                               {{"allreduce", [&](double s) { return pass(s / n, 2 * (kRanks - 1)); }},
+                                {"allgather", [&](double s) { return pass(s / n, kRanks - 1); }}});
+    REQUIRE(rows.size() == 8);
+    for (const auto& row : rows) {
+        CAPTURE(row.dump());
+        CHECK(std::abs(row.at("relative_error").get<double>()) < 1e-4);  // a flow carries whole bytes: < 1 ns a step
+    }
+}

@@ -46,10 +46,10 @@ Profile profile_with_codecs() {
     compute.memory_bytes_per_second = 1e10;
     compute.memory_quality = {3, 0.98, 0.01, 0.03};
     compute.launch_overhead_s = 1e-6;
-    compute.codecs.push_back({"fp16_encode", 2e-6, 1.0e10 / 3, 0, 0, {6, 0.999, 0.01, 0.1 + 0.2}});
-    compute.codecs.push_back({"int8_decode", 0, 4.5e9, 0, 0, {6, 0.95, 0.02, 0.05}});
-    compute.codecs.push_back({"topk_encode", 1.0 / 3 * 1e-4, 1.8e8, 0.01, 0, {6, 0.97, 0.03, 0.06}});
-    compute.codecs.push_back({"topk_decode", 5e-6, 2.1e9, 0.01, 8, {6, 0.9, 0.04, 0.08}});
+    compute.codecs.push_back({"fp16_encode", 2e-6, 1.0e10 / 3, 0, 0, {6, 0.999, 0.01, 0.1 + 0.2}, {{65536, 3e-5}, {262144, 1.0 / 3 * 1e-3}}});
+    compute.codecs.push_back({"int8_decode", 0, 4.5e9, 0, 0, {6, 0.95, 0.02, 0.05}, {}});
+    compute.codecs.push_back({"topk_encode", 1.0 / 3 * 1e-4, 1.8e8, 0.01, 0, {6, 0.97, 0.03, 0.06}, {}});
+    compute.codecs.push_back({"topk_decode", 5e-6, 2.1e9, 0.01, 8, {6, 0.9, 0.04, 0.08}, {}});
     p.compute = compute;
     return p;
 }
@@ -88,7 +88,8 @@ TEST_CASE("calibrate::fit_codec: recovers fixed + bytes / rate from noisy timing
     CHECK(fit.quality.r_squared > 0.999);
     CHECK(fit.quality.median_relative_error < 0.02);
     CHECK(fit.quality.max_relative_error < 0.05);
-    CHECK(fit.seconds(2e6) == Approx(fit.fixed_s + 2e6 / fit.bytes_per_second));
+    CHECK(fit.seconds(2e6) == Approx(fit.fixed_s + 2e6 / fit.bytes_per_second));  // no measured points: the model
+    CHECK(fit.measured.empty());
 
     // Exact data is fitted exactly.
     const auto exact = fit_codec({{65536, 1e-6 + 65536 / 3e9}, {1 << 20, 1e-6 + (1 << 20) / 3e9}}, "fp16_encode");
@@ -186,6 +187,10 @@ TEST_CASE("calibrate::fit_profile: one codec fit per kernel in the compute secti
         CHECK(codecs[i].quality.samples == 6);
         CHECK(codecs[i].quality.max_relative_error < 1e-6);
     }
+    // The measured points: per size, the mean of the timed iterations (here one time per sample).
+    REQUIRE(codecs[0].measured.size() == 6);
+    CHECK(codecs[0].measured.front().first == 65536);
+    CHECK(codecs[0].measured.front().second == Approx(3e-6 + 65536 / 6e9).epsilon(1e-12));
     CHECK(codecs[2].ratio == 0.01);
     CHECK(codecs[2].blocks == 0);
     CHECK(codecs[3].blocks == 8);
@@ -195,6 +200,17 @@ TEST_CASE("calibrate::fit_profile: one codec fit per kernel in the compute secti
     // Two settings of one kernel would make one line of two kernels.
     add(replaced(codec_line("topk_decode", 3 * 65536, 1e-5), "\"blocks\":8", "\"blocks\":4"));
     CHECK_THROWS_WITH(fit_profile(samples, "{}", "mixed"), Catch::Contains("different ratio or blocks"));
+}
+
+TEST_CASE("a codec fit gives back its measured times, interpolated, and its model outside them", "[unit][profile]") {
+    // Time-shared cores: 64 KiB in a time slice, 1 MiB five times slower per byte than the line says.
+    const CodecFit fit{"int8_encode", 0, 1e9, 0, 0, {}, {{65536, 60e-6}, {1048576, 5e-3}}};
+    CHECK(fit.seconds(65536) == 60e-6);
+    CHECK(fit.seconds(1048576) == 5e-3);
+    CHECK(fit.seconds((65536 + 1048576) / 2.0) == Approx((60e-6 + 5e-3) / 2).epsilon(1e-12));
+    CHECK(fit.seconds(4e6) == fit.model_seconds(4e6));
+    CHECK(fit.model_seconds(4e6) == Approx(4e-3).epsilon(1e-12));
+    CHECK(fit.seconds(1000) == Approx(1e-6).epsilon(1e-12));
 }
 
 TEST_CASE("dtsim::profile_from_json: codec fits round-trip and are optional", "[unit][profile]") {
@@ -219,6 +235,7 @@ TEST_CASE("dtsim::profile_from_json: codec fits round-trip and are optional", "[
         CHECK(a[i].quality.r_squared == b[i].quality.r_squared);
         CHECK(a[i].quality.median_relative_error == b[i].quality.median_relative_error);
         CHECK(a[i].quality.max_relative_error == b[i].quality.max_relative_error);
+        CHECK(a[i].measured == b[i].measured);
     }
     CHECK(profile_to_json(loaded) == text);
 

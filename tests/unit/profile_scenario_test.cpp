@@ -59,7 +59,8 @@ TEST_CASE("a profile sets link latency, bandwidth and per-message overheads", "[
     for (double bytes : {8.0, 4096.0, 65536.0, 1e6, 1e8}) {
         CAPTURE(bytes);
         const PiecewiseAlphaBeta inter{{{0, 40e-6, 100e6}, {1 << 20, 60e-6, 117e6}}};
-        CHECK(nic.latency_s + bytes / nic.effective_bytes_per_second() + nic.message_overhead_s(bytes) ==
+        const auto cost = nic.message_cost(bytes);
+        CHECK(nic.latency_s + cost.wire_bytes / nic.effective_bytes_per_second() + cost.overhead_s ==
               Approx(inter.seconds(bytes)).epsilon(1e-12));
     }
     REQUIRE(scenario.profile);

@@ -155,6 +155,41 @@ TEST_CASE("profile JSON round-trips every field exactly", "[unit][profile]") {
     }
 }
 
+TEST_CASE("a link cost follows its curve where it is faster than the link, and a pass's first step from idle",
+          "[unit][profile]") {
+    Profile profile;
+    // Back to back: 10 us + bytes at 100 MB/s below 64 KiB, bytes at 80 MB/s above: mid sizes are faster
+    // than the link (latency 10 us, 80 MB/s). One at a time: 5 us + bytes at 200 MB/s (a burst).
+    const PiecewiseAlphaBeta steady{{{0, 10e-6, 100e6}, {65536, 0, 80e6}}};
+    const PiecewiseAlphaBeta idle{{{0, 5e-6, 200e6}}};
+    profile.network.push_back(NetworkFit{"sendrecv", "throughput", LinkClass::inter_node, 4, 4, steady, {}, {}});
+    profile.network.push_back(NetworkFit{"sendrecv", "latency", LinkClass::inter_node, 4, 4, idle, {}, {}});
+    const auto cost = profile.link_cost(LinkClass::inter_node);
+    REQUIRE(cost);
+    REQUIRE(cost->from_idle);
+    CHECK(cost->latency_s == 10e-6);
+    CHECK(cost->bytes_per_second == 80e6);
+    auto alone_s = [&](const MessageCost& c) { return c.overhead_s + cost->latency_s + c.wire_bytes / cost->bytes_per_second; };
+    for (double bytes : {0.0, 1000.0, 32768.0, 65535.0, 1e6, 1e8}) {
+        CAPTURE(bytes);
+        const auto next = cost->message_cost(bytes);
+        const auto first = cost->message_cost(bytes, true);
+        // Alone, a message takes its fitted time, and never less than the link's latency.
+        CHECK(alone_s(next) == Approx(std::max(steady.seconds(bytes), 10e-6)).epsilon(1e-12));
+        CHECK(alone_s(first) == Approx(std::max(idle.seconds(bytes), 10e-6)).epsilon(1e-12));
+        CHECK(next.overhead_s >= 0);
+        CHECK(next.wire_bytes <= bytes);
+    }
+    // 32 KiB back to back: 10 us + 327.68 us fitted against 10 us + 409.6 us at the link's rate, so the
+    // flow carries 327.68 us at 80 MB/s: 26 214.4 bytes, and waits for nothing.
+    CHECK(cost->message_cost(32768).wire_bytes == Approx(26214.4).epsilon(1e-12));
+    CHECK(cost->message_cost(32768).overhead_s == 0);
+    // 1 MB one at a time is faster than the link; back to back only by the link's latency (the last
+    // segment's alpha is 0), which is 800 bytes at 80 MB/s.
+    CHECK(cost->message_cost(1e6, true).wire_bytes == Approx((5e-6 + 1e6 / 200e6 - 10e-6) * 80e6).epsilon(1e-12));
+    CHECK(cost->message_cost(1e6).wire_bytes == Approx(1e6 - 800).epsilon(1e-12));
+}
+
 TEST_CASE("piecewise model, link costs and lookups", "[unit][profile]") {
     const auto profile = example_profile();
     const auto& model = profile.network[0].model;
@@ -174,8 +209,10 @@ TEST_CASE("piecewise model, link costs and lookups", "[unit][profile]") {
     CHECK(cost->latency_s == 1.0 / 3 * 1e-5);
     CHECK(cost->bytes_per_second == 12e9);
     // Large messages: the fitted time is latency + size / bandwidth plus the segment's extra alpha.
-    CHECK(cost->message_overhead_s(1e6) == Approx(1e-5 - 1.0 / 3 * 1e-5).epsilon(1e-9));
-    CHECK(cost->message_overhead_s(0) == 0);  // the first segment is the link itself
+    CHECK(cost->message_cost(1e6).overhead_s == Approx(1e-5 - 1.0 / 3 * 1e-5).epsilon(1e-9));
+    CHECK(cost->message_cost(1e6).wire_bytes == 1e6);
+    CHECK(cost->message_cost(0).overhead_s == 0);  // the first segment is the link itself
+    CHECK_FALSE(cost->from_idle);  // a latency-mode fit already starts from idle
 
     CHECK(profile.compute->gemm_for(Precision::bf16)->flops_per_second == 7.123456789e14);
     CHECK(profile.compute->gemm_for(Precision::fp16) == nullptr);

@@ -91,8 +91,19 @@ struct CodecFit {
     double ratio = 0;
     int blocks = 0;
     FitQuality quality;
-    double seconds(double fp32_bytes) const { return fixed_s + fp32_bytes / bytes_per_second; }
+    /// The measured (fp32 bytes, seconds) per size, sorted by size, as NetworkFit's (may be empty: older
+    /// profiles). Where ranks share cores (the testbed) the kernels' time is not linear in size: all of them
+    /// fit in a time slice at small sizes and are time-shared at large ones.
+    std::vector<std::pair<double, double>> measured;
+    /// fixed_s + fp32_bytes / bytes_per_second.
+    double model_seconds(double fp32_bytes) const { return fixed_s + fp32_bytes / bytes_per_second; }
+    /// The measured time, interpolated linearly between the two nearest measured sizes; the model outside them.
+    double seconds(double fp32_bytes) const;
 };
+
+/// The time at `bytes` interpolated linearly between the two nearest of `measured` (sorted by size), or
+/// nothing outside them.
+std::optional<double> interpolate_measured(const std::vector<std::pair<double, double>>& measured, double bytes);
 
 /// The codec kernels a calibration measures, in plan order.
 const std::vector<std::string>& codec_kernels();
@@ -110,17 +121,30 @@ struct ComputeProfile {
     const CodecFit* codec_for(std::string_view kernel) const;  // nullptr when not measured
 };
 
+/// What one message costs the simulator beyond the flow of its link: a wait before the flow starts, and the
+/// bytes the flow carries.
+struct MessageCost {
+    double overhead_s = 0;
+    double wire_bytes = 0;
+};
+
 /// The point-to-point costs the simulator uses for one link class (from the sendrecv fit, else the
-/// pingpong fit): link latency and bandwidth, and the extra per-message time of the small-message regimes.
+/// pingpong fit): link latency and bandwidth, and per message what the fitted curve takes beyond them.
 /// The sendrecv fit is preferred because it is measured under the load a collective puts on the links
-/// and hosts (every rank busy), which a lone ping-pong does not see.
+/// and hosts (every rank busy), which a lone ping-pong does not see; back to back (throughput mode) for
+/// the steps of a pass that follow one another, and one at a time after a barrier (latency mode) for a
+/// pass's first step, which starts from quiet links.
 struct LinkCost {
     double latency_s = 0;        // one-way latency of the smallest messages' segment
     double bytes_per_second = 0;  // bandwidth of the largest messages' segment
-    PiecewiseAlphaBeta one_way;  // the whole fitted one-way time
-    /// one_way(bytes) - (latency + bytes / bandwidth), never negative: the per-message software and
-    /// protocol overhead (eager copies, rendezvous handshakes) that a link's latency does not carry.
-    double message_overhead_s(double bytes) const;
+    PiecewiseAlphaBeta one_way;  // the whole fitted one-way time, back to back where measured so
+    std::optional<PiecewiseAlphaBeta> from_idle;  // one at a time, when one_way is back to back
+    /// So that the message alone takes the fitted time t (from_idle's for the first step of a pass, where
+    /// there is one): latency + wire_bytes / bandwidth + overhead == max(t, latency). Where t is longer,
+    /// the difference is the per-message software and protocol overhead (eager copies, rendezvous
+    /// handshakes) that the link does not carry. Where it is shorter (a token bucket's burst after an idle
+    /// moment, a mid-size regime faster than the last segment), the flow carries fewer bytes.
+    MessageCost message_cost(double bytes, bool first_of_pass = false) const;
 };
 
 /// A two-way exchange with one peer (`exchange`: each sends to and receives from the other at once) against

@@ -39,8 +39,10 @@ struct LinkSpec {
     double efficiency = 1;        // achieved / line rate
     std::optional<LinkCost> calibrated;  // from the scenario's profile: sets the three above, adds overheads
     double effective_bytes_per_second() const { return bytes_per_second * efficiency; }
-    /// Per-message software and protocol time beyond latency and bandwidth (0 without a profile).
-    double message_overhead_s(double bytes) const { return calibrated ? calibrated->message_overhead_s(bytes) : 0; }
+    /// A message's cost beyond the link's flow (none without a profile; see LinkCost::message_cost).
+    MessageCost message_cost(double bytes, bool first_of_pass = false) const {
+        return calibrated ? calibrated->message_cost(bytes, first_of_pass) : MessageCost{0, bytes};
+    }
 };
 
 /// SimGrid's dragonfly with one chassis per group: routers of a group all-to-all, groups all-to-all.

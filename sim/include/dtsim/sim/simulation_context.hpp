@@ -57,6 +57,10 @@ public:
     const BucketPlan plan;
     const int workers;
     const double latency_factor;  // the network model's factor on route latencies
+    /// Whether each ring pass starts from quiet links, so that its first step costs the profile's
+    /// one-at-a-time fit (LinkCost::from_idle): true in the replay of collectives timed one at a time
+    /// after a barrier (collective_replay.hpp); false in training, where buckets follow one another.
+    bool passes_start_idle = false;
     TimelineRecorder recorder;
     std::vector<double> staleness;  // version gap of every gradient a parameter server applied (async/ssp)
     Cohort cohort;
@@ -77,8 +81,9 @@ public:
     std::string epoch_name(const std::string& name) const;
     /// One-way route latency from one rank's host to another's, with the model's latency factor.
     double route_latency_s(int from, int to);
-    /// Per-message software and protocol overhead between two ranks from the scenario's profile (else 0).
-    double message_overhead_s(int from, int to, double bytes) const;
+    /// A message's cost beyond its link's flow between two ranks, from the scenario's profile (else none):
+    /// see LinkCost::message_cost.
+    MessageCost message_cost(int from, int to, double bytes, bool first_of_pass = false) const;
     /// True once, for the first message to the rank named by the scenario's debug.lose_message_to_rank.
     bool lose_message_to(int rank);
     /// Records a span when it has a duration.
