@@ -84,16 +84,16 @@ void add_network_items(const PlanOptions& options, const std::vector<int>& node_
     }
     if (same_node.size() >= 2) classes.emplace_back(LinkClass::intra_node, same_node);
     if (one_per_node.size() >= 2) classes.emplace_back(LinkClass::inter_node, one_per_node);
-    // Where the ring has more than two members, also a two-way exchange between its first two (an
-    // `exchange`: each sends to and receives from the other at once, as halving-doubling's partners do),
-    // one at a time: what it costs beyond a ring step is what the simulator adds to such exchanges.
+    // Where the ring has more than two members, also two-way exchanges among them in pairs (an `exchange`:
+    // each sends to and receives from its partner at once, every pair at the same time, as
+    // halving-doubling's steps do), one at a time: what it costs beyond a ring step is what the simulator
+    // adds to such exchanges.
     for (const auto& [link_class, ring] : classes)
         for (const auto& [op, mode] : {std::pair{"pingpong", "latency"}, {"sendrecv", "throughput"}, {"sendrecv", "latency"},
                                        {"exchange", "latency"}}) {
             if (!wanted(options, op)) continue;
-            const bool pair = std::string(op) == "pingpong" || std::string(op) == "exchange";
             if (std::string(op) == "exchange" && ring.size() < 3) continue;
-            const auto members = pair ? std::vector<int>{ring[0], ring[1]} : ring;
+            const auto members = std::string(op) == "pingpong" ? std::vector<int>{ring[0], ring[1]} : ring;
             for (double bytes : byte_sizes)
                 plan.push_back(network_item(ItemKind::point_to_point, op, mode, bytes, link_class,
                                             static_cast<int>(members.size()), members));

@@ -63,20 +63,24 @@ Measurement Microbenchmarks::group_operation(const PlanItem& item) {
     std::function<void()> start_op;
     int taking_part_count = item.ranks;
     bool taking_part = me < item.ranks;
-    std::vector<int> members = item.members;
+    std::vector<int> members = item.members;  // the ranks taking part
     if (members.empty())
         for (int r = 0; r < item.ranks; ++r) members.push_back(r);
-    if (item.op == "sendrecv" || item.op == "exchange") {  // a ring step among the members: send to the next,
-                                                             // receive from the previous (of two: the same peer)
-        const auto& ring = item.members;
-        const auto position = std::find(ring.begin(), ring.end(), me) - ring.begin();
-        const auto n = static_cast<long>(ring.size());
+    if (item.op == "sendrecv" || item.op == "exchange") {
+        // sendrecv: a ring step among the members, each sending to the next and receiving from the previous.
+        // exchange: the members in pairs (first and second, third and fourth, ...), each pair both ways at
+        // once, as halving-doubling's steps; an odd one out waits.
+        if (item.op == "exchange" && members.size() % 2 == 1) members.pop_back();
+        const auto position = std::find(members.begin(), members.end(), me) - members.begin();
+        const auto n = static_cast<long>(members.size());
         taking_part = position < n;
         taking_part_count = static_cast<int>(n);
-        const int to = ring[static_cast<size_t>((position + 1) % n)];
-        const int from = ring[static_cast<size_t>((position + n - 1) % n)];
-        start_op = [&comm, taking_part, to, from, bytes] {
-            if (taking_part) comm.start_sendrecv(to, from, bytes);
+        const long to = item.op == "exchange" ? position ^ 1 : (position + 1) % n;
+        const long from = item.op == "exchange" ? position ^ 1 : (position + n - 1) % n;
+        const int to_rank = taking_part ? members[static_cast<size_t>(to)] : -1;
+        const int from_rank = taking_part ? members[static_cast<size_t>(from)] : -1;
+        start_op = [&comm, taking_part, to_rank, from_rank, bytes] {
+            if (taking_part) comm.start_sendrecv(to_rank, from_rank, bytes);
         };
     } else {
         start_op = [&comm, &item, bytes] { comm.start_collective(item.op, bytes, item.ranks); };

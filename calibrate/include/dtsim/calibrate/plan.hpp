@@ -21,7 +21,7 @@ struct PlanItem {
     double bytes = 0;  // nccl-tests size semantics for collectives; message size for point-to-point
     int ranks = 0;     // collective: the first `ranks` ranks take part
     LinkClass link_class = LinkClass::intra_node;
-    std::vector<int> members;  // point-to-point: the ping-pong pair, or the ring of the exchange
+    std::vector<int> members;  // point-to-point: the ping-pong pair, the ring of sendrecv, the ranks exchange pairs
     long long m = 0, n = 0, k = 0;  // gemm
     std::string kernel;             // codec: one of codec_kernels() (profile.hpp)
     std::string key() const;
