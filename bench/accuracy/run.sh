@@ -37,10 +37,8 @@ transport=(--mca btl_tcp_links 4)
 measure_options=(--compute sleep --poll-interval 20us)
 # What the scenarios use; the broadcast and all-to-all sweeps would only lengthen the calibration. Waiting
 # ranks spin here: calibrating with the measured runs' polling (--poll-interval 20us) was tried and made
-# the table worse (bench/results/accuracy-500mbit.md, "Tried"). Ranks left out of a sample spin too
-# (--idle-ranks spin): in the measured runs every rank is busy, and with them asleep the 2x2 layout's
-# links came out faster than in training (hierarchical -17.4 % against +4.9 % on the same measurements).
-calibrate_options=(--backend mpi --max 16MiB --idle-ranks spin --ops allreduce,allgather,sendrecv,exchange,pingpong,gemm,memory_bandwidth,launch_latency,codec)
+# the table worse (bench/results/accuracy-500mbit.md, "Tried").
+calibrate_options=(--backend mpi --max 16MiB --ops allreduce,allgather,sendrecv,exchange,pingpong,gemm,memory_bandwidth,launch_latency,codec)
 
 ((keep)) || rm -rf "$work"
 rm -rf "$work/runs.db" "$work/scenarios"  # measurements are taken afresh: they must come from this build

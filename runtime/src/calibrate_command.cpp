@@ -176,7 +176,7 @@ int run_calibrate(const CalibrateOptions& options, const MpiContext& context) {
 
     backend.communicator->prepare(static_cast<std::size_t>(calibrate::max_buffer_bytes(plan)), group_sizes(plan, context.size()));
     const double target = options.target_seconds > 0 ? options.target_seconds : (options.plan.quick ? 0.02 : 0.2);
-    Microbenchmarks benchmarks(context, backend, target, options.idle_ranks_sleep);
+    Microbenchmarks benchmarks(context, backend, target);
     SampleTable table(std::cout, context.rank() == 0);
 
     const auto todo = static_cast<int>(std::count(todo_mask.begin(), todo_mask.end(), '1'));

@@ -15,7 +15,6 @@ struct CalibrateOptions {
     bool resume = false;
     bool print_plan = false;
     double target_seconds = 0;  // 0: 0.02 s per sample with --quick, else 0.2 s
-    bool idle_ranks_sleep = true;  // --idle-ranks: ranks left out of a sample sleep between polls (else spin)
     calibrate::PlanOptions plan;
     std::string command_line;
     std::map<std::string, std::string> pinned_algorithms;  // MPI backend: what the collectives were pinned to

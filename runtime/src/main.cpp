@@ -56,13 +56,6 @@ int main(int argc, char** argv) {
     calibrate->add_option("--target-time", options.target_seconds, "seconds of timed work per sample (default 0.02 quick, 0.2 full)")
         ->check(CLI::Range(1e-4, 60.0));
     calibrate->add_flag("--print-plan", options.print_plan, "print the keys of the samples the plan would take, and exit");
-    std::string idle_ranks = "sleep";
-    calibrate->add_option("--idle-ranks", idle_ranks,
-                          "what ranks left out of a sample do while others are timed (a 2-rank group among 4): sleep "
-                          "between polls, leaving the cores to the timed ranks; or spin, as busy ranks of a training job "
-                          "would (hosts with more ranks than cores, calibrating for measured training runs)")
-        ->check(CLI::IsMember({"sleep", "spin"}))
-        ->capture_default_str();
 
     dtsim::runtime::MeasureOptions measure_options;
     auto* measure = app.add_subcommand("measure", "run a scenario's training loop for real and store it as a measured run");
@@ -101,7 +94,6 @@ int main(int argc, char** argv) {
             throw dtsim::InputError("--poll-interval: expected a duration from 0 to 10ms such as 20us, got '" + poll_text + "'");
         dtsim::runtime::set_wait_sleep(*poll);
         if (calibrate->parsed()) {
-            options.idle_ranks_sleep = idle_ranks == "sleep";
             options.plan.min_bytes = size_option(min_text, "--min");
             if (!max_text.empty()) options.plan.max_bytes = size_option(max_text, "--max");
             if (options.plan.max_bytes > 0 && options.plan.max_bytes < options.plan.min_bytes)

@@ -23,8 +23,8 @@ double now() { return MPI_Wtime(); }
 
 }  // namespace
 
-Microbenchmarks::Microbenchmarks(const MpiContext& context, Backend& backend, double target_seconds, bool idle_ranks_sleep)
-    : context_(context), backend_(backend), target_seconds_(target_seconds), idle_ranks_sleep_(idle_ranks_sleep) {}
+Microbenchmarks::Microbenchmarks(const MpiContext& context, Backend& backend, double target_seconds)
+    : context_(context), backend_(backend), target_seconds_(target_seconds) {}
 
 Microbenchmarks::~Microbenchmarks() {
     for (auto& [members, comm] : member_comms_)
@@ -85,7 +85,7 @@ Measurement Microbenchmarks::group_operation(const PlanItem& item) {
     } else {
         start_op = [&comm, &item, bytes] { comm.start_collective(item.op, bytes, item.ranks); };
     }
-    const IdleWaits idle(idle_ranks_sleep_ && !taking_part, kIdlePollS);
+    const IdleWaits idle(!taking_part, kIdlePollS);
     auto one_op = [&] {
         start_op();
         comm.synchronize();
@@ -148,7 +148,7 @@ Measurement Microbenchmarks::pingpong(const PlanItem& item) {
     Measurement out;
     out.warmup = 2;
     std::vector<double> times;
-    const IdleWaits idle(idle_ranks_sleep_ && me != initiator_rank && me != responder_rank, kIdlePollS);
+    const IdleWaits idle(me != initiator_rank && me != responder_rank, kIdlePollS);
     if (me == initiator_rank || me == responder_rank) {
         const bool initiator = me == initiator_rank;
         const int peer = initiator ? responder_rank : initiator_rank;

@@ -10,12 +10,11 @@
 //   compute     every rank runs its kernel at once (as in training); per-run time = the slowest rank's;
 //               the codec kernels (gradient compression) are timed the same way.
 // The iteration count adapts so that each sample takes about `target_seconds`.
-// Ranks left out of an item (a 2-rank group or ping-pong on 4 ranks) wait asleep between polls unless told
-// to spin, and the members meet at a barrier of their own before each timed start: on hosts that share
-// cores (the one-machine testbed) idle ranks spinning in a barrier took the cores the timed exchange
-// needed (a 2-rank exchange ran at half the rate per direction), and a barrier released through a
-// sleeping rank would start the members up to a poll apart. Spinning is the load a training job puts on
-// such hosts, where every rank is busy.
+// Ranks left out of an item (a 2-rank group or ping-pong on 4 ranks) wait asleep between polls, and the
+// members meet at a barrier of their own before each timed start: on hosts that share cores (the
+// one-machine testbed) idle ranks spinning in a barrier took the cores the timed exchange needed (a 2-rank
+// exchange ran at half the rate per direction), and a barrier released through a sleeping rank would
+// start the members up to a poll apart.
 #include <mpi.h>
 
 #include <map>
@@ -36,8 +35,7 @@ struct Measurement {
 
 class Microbenchmarks {
 public:
-    /// `idle_ranks_sleep`: ranks left out of an item wait asleep between polls (else they spin in MPI's waits).
-    Microbenchmarks(const MpiContext& context, Backend& backend, double target_seconds, bool idle_ranks_sleep);
+    Microbenchmarks(const MpiContext& context, Backend& backend, double target_seconds);
     ~Microbenchmarks();
     Microbenchmarks(const Microbenchmarks&) = delete;
     Microbenchmarks& operator=(const Microbenchmarks&) = delete;
@@ -56,7 +54,6 @@ private:
     const MpiContext& context_;
     Backend& backend_;
     double target_seconds_;
-    bool idle_ranks_sleep_;
     std::map<std::vector<int>, MPI_Comm> member_comms_;  // by members, made the first time they are timed
 };
 
