@@ -22,15 +22,15 @@ size_t distinct_sizes(const std::vector<Observation>& observations) {
 }
 
 
-// A group's samples: their medians, which the piecewise model is fitted on (robust to outliers), and per
-// size the means of their timed iterations, which the profile keeps as the measured points: a training
-// iteration's time is a sum of collective times, and the expectation of a sum is the sum of the means.
-// Timings are skewed to the right (on the testbed a 1 MB all-reduce: median 29.8 ms, mean 33.4 ms).
 double mean_iteration_time(const Sample& s) {
     const auto& times = s.iteration_times_s;
     return times.empty() ? s.time_s : std::accumulate(times.begin(), times.end(), 0.0) / static_cast<double>(times.size());
 }
 
+// A group's samples: their medians, which the piecewise model is fitted on (robust to outliers), and per
+// size the means of their timed iterations, which the profile keeps as the measured points: a training
+// iteration's time is a sum of collective times, and the expectation of a sum is the sum of the means.
+// Timings are skewed to the right (on the testbed a 1 MB all-reduce: median 29.8 ms, mean 33.4 ms).
 struct NetworkGroup {
     std::vector<Observation> observations;
     std::map<double, std::vector<double>> mean_times;  // bytes -> each sample's mean iteration time

@@ -120,22 +120,15 @@ const NetworkFit* find_fit(const std::vector<NetworkFit>& network, LinkClass lin
     return nullptr;
 }
 
-// Back to back where measured so, with one at a time for the first step; else one at a time throughout.
-void set_curves(LinkCost& cost, const NetworkFit* back_to_back, const NetworkFit* one_at_a_time) {
-    cost.one_way = (back_to_back ? back_to_back : one_at_a_time)->model;
-    cost.from_idle = back_to_back && one_at_a_time ? std::optional(one_at_a_time->model) : std::nullopt;
-}
-
 }  // namespace
 
 std::optional<LinkCost> Profile::link_cost(LinkClass link_class) const {
     const NetworkFit* fit = point_to_point(link_class);
     if (!fit || fit->model.segments.empty()) return std::nullopt;
-    LinkCost cost{fit->model.segments.front().alpha_s, fit->model.segments.back().bytes_per_second, {}, std::nullopt};
-    if (fit->op == "sendrecv")
-        set_curves(cost, find_fit(network, link_class, "sendrecv", "throughput"), find_fit(network, link_class, "sendrecv", "latency"));
-    else
-        cost.one_way = fit->model;
+    LinkCost cost{fit->model.segments.front().alpha_s, fit->model.segments.back().bytes_per_second, fit->model, std::nullopt};
+    // A back-to-back fit leaves a pass's first step to the same operation timed one at a time.
+    if (fit->mode == "throughput")
+        if (const NetworkFit* one_at_a_time = find_fit(network, link_class, fit->op, "latency")) cost.from_idle = one_at_a_time->model;
     return cost;
 }
 

@@ -61,20 +61,18 @@ Measurement Microbenchmarks::group_operation(const PlanItem& item) {
     const auto bytes = static_cast<std::size_t>(item.bytes);
     const int me = context_.rank();
     std::function<void()> start_op;
-    int taking_part_count = item.ranks;
-    bool taking_part = me < item.ranks;
-    std::vector<int> members = item.members;  // the ranks taking part
+    std::vector<int> members = item.members;  // the ranks taking part: a collective's are the first `ranks`
     if (members.empty())
         for (int r = 0; r < item.ranks; ++r) members.push_back(r);
+    // An exchange pairs its members up (first and second, third and fourth, ...): an odd one out waits.
+    if (item.op == "exchange" && members.size() % 2 == 1) members.pop_back();
+    const auto position = std::find(members.begin(), members.end(), me) - members.begin();
+    const auto n = static_cast<long>(members.size());
+    const bool taking_part = position < n;
+    const int taking_part_count = static_cast<int>(n);
     if (item.op == "sendrecv" || item.op == "exchange") {
         // sendrecv: a ring step among the members, each sending to the next and receiving from the previous.
-        // exchange: the members in pairs (first and second, third and fourth, ...), each pair both ways at
-        // once, as halving-doubling's steps; an odd one out waits.
-        if (item.op == "exchange" && members.size() % 2 == 1) members.pop_back();
-        const auto position = std::find(members.begin(), members.end(), me) - members.begin();
-        const auto n = static_cast<long>(members.size());
-        taking_part = position < n;
-        taking_part_count = static_cast<int>(n);
+        // exchange: each pair both ways at once, as halving-doubling's steps.
         const long to = item.op == "exchange" ? position ^ 1 : (position + 1) % n;
         const long from = item.op == "exchange" ? position ^ 1 : (position + n - 1) % n;
         const int to_rank = taking_part ? members[static_cast<size_t>(to)] : -1;

@@ -10,9 +10,7 @@ namespace {
 // links where passes start idle), then the others back to back, each the message's overhead, the route's
 // latency and its bytes at the link class's bandwidth.
 double replayed_pass_s(SimulationContext& ctx, int from, int to, double chunk, int steps) {
-    const auto& cluster = ctx.scenario.cluster;
-    const bool same_node = from / cluster.gpus_per_node == to / cluster.gpus_per_node;
-    const double bandwidth = (same_node ? cluster.intra_node : cluster.nic).effective_bytes_per_second();
+    const double bandwidth = ctx.link_between(from, to).effective_bytes_per_second();
     const double latency = ctx.route_latency_s(from, to);
     auto step_s = [&](const MessageCost& cost) { return cost.overhead_s + latency + cost.wire_bytes / bandwidth; };
     return step_s(ctx.message_cost(from, to, chunk, ctx.passes_start_idle)) +

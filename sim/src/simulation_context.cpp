@@ -55,10 +55,13 @@ double SimulationContext::route_latency_s(int from, int to) {
     return route_latencies_[key] = latency * latency_factor;
 }
 
-MessageCost SimulationContext::message_cost(int from, int to, double bytes, bool first_of_pass) const {
+const LinkSpec& SimulationContext::link_between(int from, int to) const {
     const auto& cluster = scenario.cluster;
-    const bool same_node = from / cluster.gpus_per_node == to / cluster.gpus_per_node;
-    return (same_node ? cluster.intra_node : cluster.nic).message_cost(bytes, first_of_pass);
+    return from / cluster.gpus_per_node == to / cluster.gpus_per_node ? cluster.intra_node : cluster.nic;
+}
+
+MessageCost SimulationContext::message_cost(int from, int to, double bytes, bool first_of_pass) const {
+    return link_between(from, to).message_cost(bytes, first_of_pass);
 }
 
 bool SimulationContext::lose_message_to(int rank) {

@@ -81,6 +81,8 @@ public:
     std::string epoch_name(const std::string& name) const;
     /// One-way route latency from one rank's host to another's, with the model's latency factor.
     double route_latency_s(int from, int to);
+    /// The link class between two ranks: the GPU link within a node, else the NIC.
+    const LinkSpec& link_between(int from, int to) const;
     /// A message's cost beyond its link's flow between two ranks, from the scenario's profile (else none):
     /// see LinkCost::message_cost.
     MessageCost message_cost(int from, int to, double bytes, bool first_of_pass = false) const;
