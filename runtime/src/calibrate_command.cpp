@@ -60,6 +60,7 @@ ordered_json environment(const CalibrateOptions& options, const MpiContext& cont
                       {"mpi_library", context.library_version()},
                       {"quick", options.plan.quick}};
     if (!options.pinned_algorithms.empty()) json["mpi_collective_algorithms"] = options.pinned_algorithms;
+    if (!options.mpi_transport.empty()) json["mpi_transport"] = options.mpi_transport;
     return json;
 }
 
