@@ -121,7 +121,7 @@ ordered_json sample_json(const PlanItem& item, const Measurement& measurement, c
             if (item.kernel.starts_with("topk")) json["ratio"] = calibrate::kCodecTopkRatio;
             if (item.kernel == "topk_decode") json["blocks"] = calibrate::kCodecTopkDecodeBlocks;
         }
-        // Every rank computes at once, as in training: the time is the slowest rank's.
+        // Every rank computes at once, as in training: the time is the mean over ranks (microbenchmarks.hpp).
         json.update(ordered_json{{"ranks", context.size()}, {"nodes", context.nodes()}, {"time_s", measurement.time_s}});
     }
     json.update(ordered_json{{"iterations", measurement.iterations},

@@ -7,8 +7,10 @@
 //   pingpong    one-way time = half a round trip, one message at a time (osu_latency);
 //   sendrecv    nccl-tests' ring exchange: every member sends to the next and receives from the previous
 //               at once, back to back (throughput mode);
-//   compute     every rank runs its kernel at once (as in training); per-run time = the slowest rank's;
-//               the codec kernels (gradient compression) are timed the same way.
+//   compute     every rank runs its kernel at once (as in training); per-run time = the mean over ranks,
+//               as nccl-tests' default: where ranks share cores (the one-machine testbed), each run's
+//               slowest rank is the one the scheduler preempted, while a training loop's kernels add up
+//               to each rank's fair share. The codec kernels (gradient compression) are timed the same way.
 // The iteration count adapts so that each sample takes about `target_seconds`.
 // Ranks left out of an item (a 2-rank group or ping-pong on 4 ranks) wait asleep between polls, and the
 // members meet at a barrier of their own before each timed start: on hosts that share cores (the

@@ -98,6 +98,13 @@ std::vector<double> MpiContext::max_over_ranks(const std::vector<double>& values
     return out;
 }
 
+std::vector<double> MpiContext::mean_over_ranks(const std::vector<double>& values) const {
+    std::vector<double> out(values.size());
+    allreduce(values.data(), out.data(), static_cast<int>(values.size()), MPI_SUM);
+    for (double& value : out) value /= size_;
+    return out;
+}
+
 std::vector<double> MpiContext::broadcast(std::vector<double> values, int root) const {
     int count = static_cast<int>(values.size());
     bcast(&count, 1, MPI_INT, root);

@@ -32,6 +32,8 @@ public:
     double mean_over_ranks(double value) const;
     /// Element-wise maximum over ranks (every rank passes the same length).
     std::vector<double> max_over_ranks(const std::vector<double>& values) const;
+    /// Element-wise mean over ranks (every rank passes the same length).
+    std::vector<double> mean_over_ranks(const std::vector<double>& values) const;
     /// Rank `root`'s values on every rank.
     std::vector<double> broadcast(std::vector<double> values, int root) const;
     std::string broadcast(std::string text, int root) const;

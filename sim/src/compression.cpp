@@ -18,9 +18,9 @@ double topk_decode_s(const CodecFit& fit, double fp32_bytes, double ranks, doubl
     const double here = ranks * ratio * kPairBytes + kFp32Bytes;
     return fit.fixed_s + fp32_bytes / fit.bytes_per_second * here / calibrated;
 }
-}  // namespace
 
-CompressedBucket compress_bucket(const Scenario& scenario, double bucket_bytes) {
+// The bucket's codec passes done whole: encode before the exchange, decode after it.
+CompressedBucket whole_bucket(const Scenario& scenario, double bucket_bytes) {
     const auto& spec = scenario.training.compression;
     const auto& model = scenario.model;
     const double e = bytes_per_element(model.precision);
@@ -73,8 +73,26 @@ CompressedBucket compress_bucket(const Scenario& scenario, double bucket_bytes) 
     return out;
 }
 
+}  // namespace
+
+CompressedBucket compress_bucket(const Scenario& scenario, double bucket_bytes) {
+    auto out = whole_bucket(scenario, bucket_bytes);
+    if (scenario.training.compression.kind != CompressionKind::int8) return out;
+    // int8 sums cannot stay int8: the all-reduce quantizes inside, as the measured runs' ring does
+    // (runtime/src/measure/ring_allreduce.cpp). Each reduce-scatter step quantizes the chunk it sends and
+    // dequantizes the one it receives into its sum; the complete chunk is quantized once and kept rounded;
+    // each all-gather step dequantizes the chunk it receives. Per rank: `ranks` quantizations and
+    // 2·ranks - 1 dequantizations of 1/ranks of the bucket, each costing what a pass over a chunk costs.
+    const double ranks = scenario.cluster.gpus();
+    if (ranks < 2) return out;
+    const auto chunk = whole_bucket(scenario, bucket_bytes / ranks);
+    out.encode_s = ranks * chunk.encode_s;
+    out.decode_s = (2 * ranks - 1) * chunk.decode_s;
+    return out;
+}
+
 ServerExchange compress_for_servers(const Scenario& scenario, double bucket_bytes) {
-    const auto bucket = compress_bucket(scenario, bucket_bytes);
+    const auto bucket = whole_bucket(scenario, bucket_bytes);
     ServerExchange out;
     if (bucket_bytes <= 0) return out;
     out.push_fraction = bucket.first_bytes / bucket_bytes;

@@ -81,10 +81,14 @@ TEST_CASE("sim::compress_bucket: a profile's codec fits price encode and decode,
         CHECK(spans.at("encode") == Approx(closed_form(0)).epsilon(1e-9));
         CHECK(spans.at("decode") == Approx(closed_form(1)).epsilon(1e-9));
     }
-    SECTION("int8") {
+    SECTION("int8: coded inside the ring, a quarter of the bucket at a time") {
         const auto spans = codec_spans(test::simulate_in_child(scenario_with(path, 4, "{kind: int8}")));
-        CHECK(spans.at("encode") == Approx(closed_form(2)).epsilon(1e-9));
-        CHECK(spans.at("decode") == Approx(closed_form(3)).epsilon(1e-9));
+        auto chunk = [&](size_t i) { return codecs[i].fixed_s + kGradientBytes / 4 / codecs[i].bytes_per_second; };
+        // Per rank on 4 ranks: 4 chunks quantized (3 reduce-scatter sends, the complete one) and 7 dequantized
+        // (3 into the sum, the complete one, 3 all-gathered).
+        CHECK(spans.at("encode") == Approx(4 * (4e-6 + 2e6 / 1.1e9)).epsilon(1e-9));
+        CHECK(spans.at("encode") == Approx(4 * chunk(2)).epsilon(1e-9));
+        CHECK(spans.at("decode") == Approx(7 * chunk(3)).epsilon(1e-9));
     }
     SECTION("top-k at the calibration's ratio and block count: the fits themselves") {
         const auto spans = codec_spans(
@@ -118,6 +122,8 @@ TEST_CASE("sim::compress_bucket: without codec fits, memory-bound passes at the 
     const auto preset = scenario_with("", 4, "{kind: int8}");
     CHECK(preset.model.memory_bytes_per_second != kProfileMemory);
     const auto bucket = sim::compress_bucket(preset, kGradientBytes);
+    // int8 on 4 ranks: the max-abs pass and quantization over the whole bucket in 4 chunks; 7 chunks of a
+    // quarter dequantized.
     CHECK(bucket.encode_s == Approx((kGradientBytes + n * 5) / preset.model.memory_bytes_per_second).epsilon(1e-12));
-    CHECK(bucket.decode_s == Approx(n * 5 / preset.model.memory_bytes_per_second).epsilon(1e-12));
+    CHECK(bucket.decode_s == Approx(7.0 / 4 * n * 5 / preset.model.memory_bytes_per_second).epsilon(1e-12));
 }

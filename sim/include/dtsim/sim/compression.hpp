@@ -4,7 +4,8 @@
 // achieved memory bandwidth, PowerSGD's products at its achieved FLOP rate (reference
 // nccl-and-hardware.md §5.1: a roofline with achieved rates).
 //   fp16   dense, all-reduced: N elements of 2 bytes; cast in and out (read + write each);
-//   int8   dense, all-reduced: N bytes plus one fp32 scale; a max-abs pass, then quantize; dequantize;
+//   int8   dense, all-reduced: N bytes plus one fp32 scale; a max-abs pass, then quantize; dequantize.
+//          Sums cannot stay int8, so an all-reduce codes inside, chunk by chunk (compress_bucket);
 //   topk   sparse: k = ratio·N (value, int32 index) pairs, which cannot be summed in place: all-gathered;
 //          selection ~ two passes; decode scatter-adds every rank's pairs;
 //   powersgd  the bucket as an m×m matrix (m = ⌈√N⌉): P = M·Q and Q = Mᵀ·P, each all-reduced (m·R elements),
