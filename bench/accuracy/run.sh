@@ -40,6 +40,8 @@ measure_options=(--compute sleep --poll-interval 20us)
 # the table worse (bench/results/accuracy-500mbit.md, "Tried").
 calibrate_options=(--backend mpi --max 16MiB --ops allreduce,allgather,sendrecv,exchange,pingpong,gemm,memory_bandwidth,launch_latency,codec)
 
+# Taken before this run rewrites its own tracked outputs; only changes outside bench/results count.
+commit="$(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet -- . ':!bench/results' || echo ' (with uncommitted changes)')"
 ((keep)) || rm -rf "$work"
 rm -rf "$work/runs.db" "$work/scenarios"  # measurements are taken afresh: they must come from this build
 mkdir -p "$work/scenarios"
@@ -85,7 +87,7 @@ done
 	echo
 	echo "- machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), $(free -g | awk '/Mem:/{print $2}') GiB, $(mpirun --version | head -1)"
 	echo "- date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-	echo "- commit: $(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet || echo ' (with uncommitted changes)')"
+	echo "- commit: $commit"
 	echo "- testbed: 5 host namespaces at $rate each way (tbf), Open MPI over TCP with \`btl_tcp_links 4\`"
 	echo "- calibrations: \`accuracy-$rate/calibration-5x1\` (5 hosts × 1 rank) and \`calibration-2x2\` (2 hosts × 2 ranks), \`dtsim-runtime calibrate ${calibrate_options[*]}\`; profiles \`profile-*.json\`"
 	echo "- measured: each scenario $reps times with \`dtsim-runtime measure ${measure_options[*]}\` (runs in \`accuracy-$rate/runs.db\`); validate compares the median run"

@@ -16,6 +16,8 @@ testbed="$root/runtime/testbed/dtsim-testbed"
 results="$root/bench/results"
 work="$results/calibrate-quick-$rate"
 out="$results/calibrate-quick-$rate.md"
+# Taken before this run rewrites its own tracked outputs; only changes outside bench/results count.
+commit="$(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet -- . ':!bench/results' || echo ' (with uncommitted changes)')"
 rm -rf "$work" && mkdir -p "$work"
 
 echo "== 1. quick calibration, 4 ranks on this machine"
@@ -45,7 +47,7 @@ rm -rf "$work/local-quick"  # its samples are not needed for the record
   echo
   echo "- machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), $(free -g | awk '/Mem:/{print $2}') GiB, $(mpirun --version | head -1)"
   echo "- date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "- commit: $(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet || echo ' (with uncommitted changes)')"
+  echo "- commit: $commit"
   echo
   echo "## 1. Quick MPI calibration, 4 ranks on this machine"
   echo

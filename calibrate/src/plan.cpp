@@ -47,6 +47,17 @@ std::vector<int> group_sizes(const PlanOptions& options, int world) {
     return {out.begin(), out.end()};
 }
 
+// How many of a link class's ring members each smaller collective group holds (its first k ranks), where
+// that is at least two and fewer than the whole ring.
+std::set<int> sub_ring_sizes(const PlanOptions& options, int world, const std::vector<int>& ring) {
+    std::set<int> out;
+    for (int ranks : group_sizes(options, world)) {
+        const auto inside = std::count_if(ring.begin(), ring.end(), [&](int r) { return r < ranks; });
+        if (inside >= 2 && inside < static_cast<long>(ring.size())) out.insert(static_cast<int>(inside));
+    }
+    return out;
+}
+
 PlanItem network_item(ItemKind kind, const std::string& op, const std::string& mode, double bytes, LinkClass link_class,
                       int ranks, std::vector<int> members) {
     PlanItem item;
@@ -88,7 +99,7 @@ void add_network_items(const PlanOptions& options, const std::vector<int>& node_
     // each sends to and receives from its partner at once, every pair at the same time, as
     // halving-doubling's steps do), one at a time: what it costs beyond a ring step is what the simulator
     // adds to such exchanges.
-    for (const auto& [link_class, ring] : classes)
+    for (const auto& [link_class, ring] : classes) {
         for (const auto& [op, mode] : {std::pair{"pingpong", "latency"}, {"sendrecv", "throughput"}, {"sendrecv", "latency"},
                                        {"exchange", "latency"}}) {
             if (!wanted(options, op)) continue;
@@ -98,6 +109,18 @@ void add_network_items(const PlanOptions& options, const std::vector<int>& node_
                 plan.push_back(network_item(ItemKind::point_to_point, op, mode, bytes, link_class,
                                             static_cast<int>(members.size()), members));
         }
+        // The ring steps of the smaller collective groups too (the class's ranks among the first k): with
+        // fewer ranks busy, a step can run faster on shared hosts and switches, and the simulator takes the
+        // step timed with as many ranks as the ring it replays (Profile::point_to_point).
+        if (!wanted(options, "sendrecv")) continue;
+        for (int members_count : sub_ring_sizes(options, world, ring))
+            for (const char* mode : {"throughput", "latency"})
+                for (double bytes : byte_sizes) {
+                    plan.push_back(network_item(ItemKind::point_to_point, "sendrecv", mode, bytes, link_class, members_count,
+                                                {ring.begin(), ring.begin() + members_count}));
+                    plan.back().sub_ring = true;
+                }
+    }
 }
 
 void add_compute_items(const PlanOptions& options, std::vector<PlanItem>& plan) {
@@ -195,7 +218,9 @@ std::string PlanItem::key() const {
         case ItemKind::collective:
             return op + "/" + mode + "/" + std::to_string(ranks) + "r/" + bytes_text(bytes);
         case ItemKind::point_to_point:
-            return op + "/" + mode + "/" + std::string(to_string(link_class)) + "/" + bytes_text(bytes);
+            // A ring of part of the class names its size; the whole class's keeps the older key.
+            return op + "/" + mode + "/" + std::string(to_string(link_class)) + "/" +
+                   (sub_ring ? std::to_string(ranks) + "r/" : "") + bytes_text(bytes);
         case ItemKind::gemm:
             return op + "/" + dtype + "/" + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
         case ItemKind::memory_bandwidth:

@@ -62,8 +62,13 @@ const CodecFit* find_codec_fit(const std::vector<CodecFit>& fits, std::string_vi
 
 const CodecFit* ComputeProfile::codec_for(std::string_view kernel) const { return find_codec_fit(codecs, kernel); }
 
-MessageCost LinkCost::message_cost(double bytes, bool first_of_pass) const {
-    const double fitted = (first_of_pass && from_idle ? *from_idle : one_way).seconds(bytes);
+double LinkCost::fitted_s(double bytes, bool first_of_pass) const {
+    return (first_of_pass && from_idle ? *from_idle : one_way).seconds(bytes);
+}
+
+MessageCost LinkCost::message_cost(double bytes, bool first_of_pass) const { return carrying(fitted_s(bytes, first_of_pass), bytes); }
+
+MessageCost LinkCost::carrying(double fitted, double bytes) const {
     const double beyond = fitted - (latency_s + bytes / bytes_per_second);
     if (beyond >= 0) return {beyond, bytes};
     return {0, std::max(0.0, (fitted - latency_s) * bytes_per_second)};
@@ -84,17 +89,23 @@ double CodecFit::seconds(double fp32_bytes) const {
     return interpolate_measured(measured, fp32_bytes).value_or(model_seconds(fp32_bytes));
 }
 
-const NetworkFit* Profile::point_to_point(LinkClass link_class) const {
-    // Preference: the ring exchange back to back (every rank of the class sending and receiving at once,
-    // step after step, as in a collective), then one exchange at a time, then ping-pongs.
+const NetworkFit* Profile::point_to_point(LinkClass link_class, int ring_members) const {
+    // Preference: the ring exchange back to back (every rank of the ring sending and receiving at once,
+    // step after step, as in a collective), then one exchange at a time, then ping-pongs. Among rings, the
+    // one of `ring_members` ranks, then the largest.
     auto rank = [](const NetworkFit& fit) {
         if (fit.op == "sendrecv") return fit.mode == "throughput" ? 0 : 1;
         if (fit.op == "pingpong") return fit.mode == "latency" ? 2 : 3;
         return 4;
     };
+    auto better = [&](const NetworkFit& a, const NetworkFit& b) {
+        if (rank(a) != rank(b)) return rank(a) < rank(b);
+        if ((a.ranks == ring_members) != (b.ranks == ring_members)) return a.ranks == ring_members;
+        return a.ranks > b.ranks;
+    };
     const NetworkFit* found = nullptr;
     for (const auto& fit : network)
-        if (fit.link_class == link_class && rank(fit) < 4 && (!found || rank(fit) < rank(*found))) found = &fit;
+        if (fit.link_class == link_class && rank(fit) < 4 && (!found || better(fit, *found))) found = &fit;
     return found;
 }
 
@@ -105,30 +116,42 @@ std::optional<PairExchange> Profile::pair_exchange(LinkClass link_class) const {
     for (const auto& fit : network) {
         if (fit.link_class != link_class || fit.mode != "latency") continue;
         if (fit.op == "exchange") exchange = &fit;
-        if (fit.op == "sendrecv" && fit.ranks > 2) ring_step = &fit;
+        if (fit.op == "sendrecv" && fit.ranks > 2 && (!ring_step || fit.ranks > ring_step->ranks)) ring_step = &fit;
     }
     if (!exchange || !ring_step) return std::nullopt;
     return PairExchange{*exchange, *ring_step};
 }
 
+std::map<int, LinkCost> Profile::ring_step_costs(LinkClass link_class) const {
+    std::map<int, LinkCost> out;
+    for (const auto& fit : network)
+        if (fit.link_class == link_class && fit.op == "sendrecv" && !out.count(fit.ranks))
+            if (const auto* chosen = point_to_point(link_class, fit.ranks); chosen && chosen->ranks == fit.ranks)
+                if (auto cost = link_cost(link_class, fit.ranks)) out.emplace(fit.ranks, *cost);
+    return out;
+}
+
 namespace {
 
-// The fit of `op` in `mode` for the class (the first found), if it has segments.
-const NetworkFit* find_fit(const std::vector<NetworkFit>& network, LinkClass link_class, std::string_view op, std::string_view mode) {
+// The fit of `op` in `mode` for the class timed with `ranks` ranks, if it has segments.
+const NetworkFit* find_fit(const std::vector<NetworkFit>& network, LinkClass link_class, std::string_view op, std::string_view mode,
+                           int ranks) {
     for (const auto& fit : network)
-        if (fit.link_class == link_class && fit.op == op && fit.mode == mode && !fit.model.segments.empty()) return &fit;
+        if (fit.link_class == link_class && fit.op == op && fit.mode == mode && fit.ranks == ranks && !fit.model.segments.empty())
+            return &fit;
     return nullptr;
 }
 
 }  // namespace
 
-std::optional<LinkCost> Profile::link_cost(LinkClass link_class) const {
-    const NetworkFit* fit = point_to_point(link_class);
+std::optional<LinkCost> Profile::link_cost(LinkClass link_class, int ring_members) const {
+    const NetworkFit* fit = point_to_point(link_class, ring_members);
     if (!fit || fit->model.segments.empty()) return std::nullopt;
     LinkCost cost{fit->model.segments.front().alpha_s, fit->model.segments.back().bytes_per_second, fit->model, std::nullopt};
     // A back-to-back fit leaves a pass's first step to the same operation timed one at a time.
     if (fit->mode == "throughput")
-        if (const NetworkFit* one_at_a_time = find_fit(network, link_class, fit->op, "latency")) cost.from_idle = one_at_a_time->model;
+        if (const NetworkFit* one_at_a_time = find_fit(network, link_class, fit->op, "latency", fit->ranks))
+            cost.from_idle = one_at_a_time->model;
     return cost;
 }
 

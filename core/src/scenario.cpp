@@ -40,6 +40,13 @@ std::string to_string(SyncMode value) {
 }
 std::string to_string(Sharding value) { return value == Sharding::by_size ? "by-size" : "round-robin"; }
 
+MessageCost LinkSpec::message_cost(double bytes, bool first_of_pass, int ring_members) const {
+    if (!calibrated) return {0, bytes};
+    const auto step = ring_steps.find(ring_members);
+    const LinkCost& timed = step != ring_steps.end() ? step->second : *calibrated;
+    return calibrated->carrying(timed.fitted_s(bytes, first_of_pass), bytes);
+}
+
 const NetworkFit* ClusterSpec::calibrated_collective(std::string_view op, int ranks, int node_count) const {
     for (const auto& fit : calibrated_collectives)
         if (fit.op == op && fit.ranks == ranks && fit.nodes == node_count) return &fit;
@@ -103,7 +110,7 @@ LinkSpec read_link(const ConfigNode& parent, const std::string& key, const std::
     }
     if (!preset.empty()) {
         auto net = load_network_preset(preset, section ? section->where("preset") : parent.where(key));
-        link = LinkSpec{preset, net.bytes_per_second, net.latency_s, net.efficiency, std::nullopt};
+        link = LinkSpec{preset, net.bytes_per_second, net.latency_s, net.efficiency, std::nullopt, {}};
     }
     if (section) {
         if (section->has("bandwidth")) {
@@ -122,8 +129,9 @@ LinkSpec read_link(const ConfigNode& parent, const std::string& key, const std::
 
 // A profile's point-to-point fit of a link class sets that link: its latency and bandwidth, and the
 // per-message overheads of the small-message regimes. A link the cluster uses must be covered.
-void apply_profile_link(LinkSpec& link, const Profile& profile, LinkClass link_class, bool used, const ConfigNode& doc) {
-    const auto cost = profile.link_cost(link_class);
+void apply_profile_link(LinkSpec& link, const Profile& profile, LinkClass link_class, int ring_members, const ConfigNode& doc) {
+    const bool used = ring_members > 1;
+    const auto cost = profile.link_cost(link_class, ring_members);
     if (!cost) {
         if (used)
             doc.fail("profile", "profile '" + profile.name + "' has no " + std::string(to_string(link_class)) +
@@ -132,7 +140,7 @@ void apply_profile_link(LinkSpec& link, const Profile& profile, LinkClass link_c
                                     ", or remove the profile");
         return;
     }
-    link = LinkSpec{"profile:" + profile.name, cost->bytes_per_second, cost->latency_s, 1.0, *cost};
+    link = LinkSpec{"profile:" + profile.name, cost->bytes_per_second, cost->latency_s, 1.0, *cost, profile.ring_step_costs(link_class)};
 }
 
 bool nic_link_written(const ConfigNode& cluster) {
@@ -248,8 +256,9 @@ ClusterSpec read_cluster(const ConfigNode& doc, const Profile* profile) {
     cluster.intra_node = read_link(node, "intra_node", cluster.gpu.intra_node);
     LinkSpec profile_nic;
     if (profile) {
-        apply_profile_link(cluster.intra_node, *profile, LinkClass::intra_node, cluster.gpus_per_node > 1, doc);
-        apply_profile_link(profile_nic, *profile, LinkClass::inter_node, cluster.nodes > 1, doc);
+        // A node's ring has its GPUs; the ring across nodes, one rank per node.
+        apply_profile_link(cluster.intra_node, *profile, LinkClass::intra_node, cluster.gpus_per_node, doc);
+        apply_profile_link(profile_nic, *profile, LinkClass::inter_node, cluster.nodes, doc);
         for (const auto& fit : profile->network)
             if (fit.mode == "latency" && fit.op != "sendrecv" && fit.op != "exchange" && fit.op != "pingpong")
                 cluster.calibrated_collectives.push_back(fit);

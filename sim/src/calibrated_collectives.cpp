@@ -9,12 +9,12 @@ namespace {
 // The replay of one pass alone, as ring_pass times it from `from` to `to`: its first step (from quiet
 // links where passes start idle), then the others back to back, each the message's overhead, the route's
 // latency and its bytes at the link class's bandwidth.
-double replayed_pass_s(SimulationContext& ctx, int from, int to, double chunk, int steps) {
+double replayed_pass_s(SimulationContext& ctx, int from, int to, double chunk, int steps, int ring_members) {
     const double bandwidth = ctx.link_between(from, to).effective_bytes_per_second();
     const double latency = ctx.route_latency_s(from, to);
     auto step_s = [&](const MessageCost& cost) { return cost.overhead_s + latency + cost.wire_bytes / bandwidth; };
-    return step_s(ctx.message_cost(from, to, chunk, ctx.passes_start_idle)) +
-           (steps - 1) * step_s(ctx.message_cost(from, to, chunk));
+    return step_s(ctx.message_cost(from, to, chunk, ctx.passes_start_idle, ring_members)) +
+           (steps - 1) * step_s(ctx.message_cost(from, to, chunk, false, ring_members));
 }
 
 }  // namespace
@@ -33,7 +33,7 @@ double calibrated_extra_step_s(SimulationContext& ctx, std::string_view op, cons
     const double chunk = bytes / ring.count;
     double pass_s = 0;
     for (int i = 0; i < ring.count; ++i)
-        pass_s = std::max(pass_s, replayed_pass_s(ctx, ring.rank_at(i), ring.rank_at(i + 1), chunk, steps));
+        pass_s = std::max(pass_s, replayed_pass_s(ctx, ring.rank_at(i), ring.rank_at(i + 1), chunk, steps, ring.count));
     return std::max(0.0, (fit->seconds(bytes) - pass_s) / steps);
 }
 

@@ -159,8 +159,8 @@ void exchange_with_all(SimulationContext& ctx, int actor_slot, const Ring& group
 void ring_pass(SimulationContext& ctx, int actor_slot, const Ring& ring, double chunk_bytes, int steps, double extra_step_s) {
     if (ring.count < 2 || steps < 1) return;
     // The other steps follow the first back to back.
-    const auto next = ctx.message_cost(ring.me(), ring.next(), chunk_bytes);
-    const auto first = ctx.passes_start_idle ? ctx.message_cost(ring.me(), ring.next(), chunk_bytes, true) : next;
+    const auto next = ctx.message_cost(ring.me(), ring.next(), chunk_bytes, false, ring.count);
+    const auto first = ctx.passes_start_idle ? ctx.message_cost(ring.me(), ring.next(), chunk_bytes, true, ring.count) : next;
     if (ctx.scenario.training.fidelity == Fidelity::step) {
         for (int s = 0; s < steps; ++s) exchange(ctx, actor_slot, ring, s == 0 ? first : next, extra_step_s);
         return;

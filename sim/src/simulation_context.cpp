@@ -60,8 +60,8 @@ const LinkSpec& SimulationContext::link_between(int from, int to) const {
     return from / cluster.gpus_per_node == to / cluster.gpus_per_node ? cluster.intra_node : cluster.nic;
 }
 
-MessageCost SimulationContext::message_cost(int from, int to, double bytes, bool first_of_pass) const {
-    return link_between(from, to).message_cost(bytes, first_of_pass);
+MessageCost SimulationContext::message_cost(int from, int to, double bytes, bool first_of_pass, int ring_members) const {
+    return link_between(from, to).message_cost(bytes, first_of_pass, ring_members);
 }
 
 bool SimulationContext::lose_message_to(int rank) {

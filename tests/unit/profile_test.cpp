@@ -190,6 +190,40 @@ TEST_CASE("a link cost follows its curve where it is faster than the link, and a
     CHECK(cost->message_cost(1e6).wire_bytes == Approx(1e6 - 800).epsilon(1e-12));
 }
 
+TEST_CASE("a ring of k ranks takes the ring step timed with k ranks, on the whole class's link", "[unit][profile]") {
+    Profile profile;
+    // The whole class (4 ranks): 20 us + bytes at 100 MB/s; the first two alone: 10 us + bytes at 125 MB/s.
+    const PiecewiseAlphaBeta four{{{0, 20e-6, 100e6}}};
+    const PiecewiseAlphaBeta two{{{0, 10e-6, 125e6}}};
+    profile.network.push_back(NetworkFit{"sendrecv", "throughput", LinkClass::inter_node, 2, 2, two, {}, {}});
+    profile.network.push_back(NetworkFit{"sendrecv", "throughput", LinkClass::inter_node, 4, 4, four, {}, {}});
+    profile.network.push_back(NetworkFit{"pingpong", "latency", LinkClass::inter_node, 2, 2, two, {}, {}});
+    // The exact size where there is one, else the largest ring; a ring step before a ping-pong.
+    CHECK(profile.point_to_point(LinkClass::inter_node, 2) == &profile.network[0]);
+    CHECK(profile.point_to_point(LinkClass::inter_node, 4) == &profile.network[1]);
+    CHECK(profile.point_to_point(LinkClass::inter_node, 3) == &profile.network[1]);
+    CHECK(profile.point_to_point(LinkClass::inter_node) == &profile.network[1]);
+    const auto steps = profile.ring_step_costs(LinkClass::inter_node);
+    REQUIRE(steps.size() == 2);
+    CHECK(steps.at(2).bytes_per_second == 125e6);
+    CHECK(steps.at(4).bytes_per_second == 100e6);
+
+    // A cluster's link is the whole class's; a step of a ring of two costs the two-rank fit's time on it.
+    const auto base = profile.link_cost(LinkClass::inter_node);
+    REQUIRE(base);
+    const LinkSpec link{"profile:test", base->bytes_per_second, base->latency_s, 1.0, base, steps};
+    auto alone_s = [&](const MessageCost& c) { return c.overhead_s + link.latency_s + c.wire_bytes / link.bytes_per_second; };
+    for (double bytes : {100.0, 65536.0, 1e6}) {
+        CAPTURE(bytes);
+        // Never less than the link's latency (a flow pays it), as LinkCost::message_cost.
+        CHECK(alone_s(link.message_cost(bytes, false, 2)) == Approx(std::max(10e-6 + bytes / 125e6, 20e-6)).epsilon(1e-12));
+        CHECK(alone_s(link.message_cost(bytes, false, 4)) == Approx(20e-6 + bytes / 100e6).epsilon(1e-12));
+        CHECK(alone_s(link.message_cost(bytes, false, 3)) == Approx(20e-6 + bytes / 100e6).epsilon(1e-12));
+    }
+    // 1 MB in a ring of two: 8.01 ms against the link's 10.02 ms, so the flow carries 7.99 ms at 100 MB/s.
+    CHECK(link.message_cost(1e6, false, 2).wire_bytes == Approx((10e-6 + 1e6 / 125e6 - 20e-6) * 100e6).epsilon(1e-12));
+}
+
 TEST_CASE("piecewise model, link costs and lookups", "[unit][profile]") {
     const auto profile = example_profile();
     const auto& model = profile.network[0].model;

@@ -2,6 +2,7 @@
 // A profile says what the hardware costs (DESIGN.md, "Data model"): network and compute cost models
 // fitted from calibration samples (`dtsim fit`), or derived from datasheets and labelled so.
 // It is versioned JSON; a scenario's `profile:` key makes the simulator use it instead of presets.
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -145,6 +146,10 @@ struct LinkCost {
     /// handshakes) that the link does not carry. Where it is shorter (a token bucket's burst after an idle
     /// moment, a mid-size regime faster than the last segment), the flow carries fewer bytes.
     MessageCost message_cost(double bytes, bool first_of_pass = false) const;
+    /// The fitted time of one message (from_idle's for a pass's first step, where there is one).
+    double fitted_s(double bytes, bool first_of_pass = false) const;
+    /// What a message of `bytes` that takes `fitted` seconds costs on this link, as message_cost says.
+    MessageCost carrying(double fitted, double bytes) const;
 };
 
 /// A two-way exchange with one peer (`exchange`: each sends to and receives from the other at once) against
@@ -168,9 +173,13 @@ struct Profile {
     std::vector<NetworkFit> network;
     std::optional<ComputeProfile> compute;
 
-    /// The point-to-point fit of a link class the simulator uses (see LinkCost), if any.
-    const NetworkFit* point_to_point(LinkClass link_class) const;
-    std::optional<LinkCost> link_cost(LinkClass link_class) const;
+    /// The point-to-point fit of a link class the simulator uses (see LinkCost), if any. Of the ring steps,
+    /// the one timed with `ring_members` ranks where the calibration has it (rings of a smaller group's
+    /// ranks), else the whole class's (the most ranks).
+    const NetworkFit* point_to_point(LinkClass link_class, int ring_members = 0) const;
+    std::optional<LinkCost> link_cost(LinkClass link_class, int ring_members = 0) const;
+    /// The link costs of the class's ring steps by ring size, for every size the calibration timed.
+    std::map<int, LinkCost> ring_step_costs(LinkClass link_class) const;
     /// The latency-mode `exchange` and `sendrecv` fits of a link class, when the profile has both.
     std::optional<PairExchange> pair_exchange(LinkClass link_class) const;
 };

@@ -38,11 +38,11 @@ struct LinkSpec {
     double latency_s = 0;         // one-way, host to host
     double efficiency = 1;        // achieved / line rate
     std::optional<LinkCost> calibrated;  // from the scenario's profile: sets the three above, adds overheads
+    std::map<int, LinkCost> ring_steps;  // the profile's ring steps timed with so many ranks (Profile::ring_step_costs)
     double effective_bytes_per_second() const { return bytes_per_second * efficiency; }
-    /// A message's cost beyond the link's flow (none without a profile; see LinkCost::message_cost).
-    MessageCost message_cost(double bytes, bool first_of_pass = false) const {
-        return calibrated ? calibrated->message_cost(bytes, first_of_pass) : MessageCost{0, bytes};
-    }
+    /// A message's cost beyond the link's flow (none without a profile; see LinkCost::message_cost). A step
+    /// of a ring of `ring_members` ranks takes the ring step timed with as many where the profile has one.
+    MessageCost message_cost(double bytes, bool first_of_pass = false, int ring_members = 0) const;
 };
 
 /// SimGrid's dragonfly with one chassis per group: routers of a group all-to-all, groups all-to-all.

@@ -22,6 +22,7 @@ struct PlanItem {
     int ranks = 0;     // collective: the first `ranks` ranks take part
     LinkClass link_class = LinkClass::intra_node;
     std::vector<int> members;  // point-to-point: the ping-pong pair, the ring of sendrecv, the ranks exchange pairs
+    bool sub_ring = false;     // sendrecv among part of the class: a smaller collective group's ring
     long long m = 0, n = 0, k = 0;  // gemm
     std::string kernel;             // codec: one of codec_kernels() (profile.hpp)
     std::string key() const;

@@ -84,8 +84,8 @@ public:
     /// The link class between two ranks: the GPU link within a node, else the NIC.
     const LinkSpec& link_between(int from, int to) const;
     /// A message's cost beyond its link's flow between two ranks, from the scenario's profile (else none):
-    /// see LinkCost::message_cost.
-    MessageCost message_cost(int from, int to, double bytes, bool first_of_pass = false) const;
+    /// see LinkCost::message_cost; a step of a ring of `ring_members` ranks, see LinkSpec::message_cost.
+    MessageCost message_cost(int from, int to, double bytes, bool first_of_pass = false, int ring_members = 0) const;
     /// True once, for the first message to the rank named by the scenario's debug.lose_message_to_rank.
     bool lose_message_to(int rank);
     /// Records a span when it has a duration.
