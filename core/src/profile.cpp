@@ -122,15 +122,6 @@ std::optional<PairExchange> Profile::pair_exchange(LinkClass link_class) const {
     return PairExchange{*exchange, *ring_step};
 }
 
-std::map<int, LinkCost> Profile::ring_step_costs(LinkClass link_class) const {
-    std::map<int, LinkCost> out;
-    for (const auto& fit : network)
-        if (fit.link_class == link_class && fit.op == "sendrecv" && !out.count(fit.ranks))
-            if (const auto* chosen = point_to_point(link_class, fit.ranks); chosen && chosen->ranks == fit.ranks)
-                if (auto cost = link_cost(link_class, fit.ranks)) out.emplace(fit.ranks, *cost);
-    return out;
-}
-
 namespace {
 
 // The fit of `op` in `mode` for the class timed with `ranks` ranks, if it has segments.
@@ -142,17 +133,34 @@ const NetworkFit* find_fit(const std::vector<NetworkFit>& network, LinkClass lin
     return nullptr;
 }
 
+// The link cost of the point-to-point fit `fit` (see LinkCost), if it has segments.
+std::optional<LinkCost> cost_of(const std::vector<NetworkFit>& network, const NetworkFit& fit) {
+    if (fit.model.segments.empty()) return std::nullopt;
+    LinkCost cost{fit.model.segments.front().alpha_s, fit.model.segments.back().bytes_per_second, fit.model, std::nullopt};
+    // A back-to-back fit leaves a pass's first step to the same operation timed one at a time.
+    if (fit.mode == "throughput")
+        if (const NetworkFit* one_at_a_time = find_fit(network, fit.link_class, fit.op, "latency", fit.ranks))
+            cost.from_idle = one_at_a_time->model;
+    return cost;
+}
+
 }  // namespace
 
 std::optional<LinkCost> Profile::link_cost(LinkClass link_class, int ring_members) const {
     const NetworkFit* fit = point_to_point(link_class, ring_members);
-    if (!fit || fit->model.segments.empty()) return std::nullopt;
-    LinkCost cost{fit->model.segments.front().alpha_s, fit->model.segments.back().bytes_per_second, fit->model, std::nullopt};
-    // A back-to-back fit leaves a pass's first step to the same operation timed one at a time.
-    if (fit->mode == "throughput")
-        if (const NetworkFit* one_at_a_time = find_fit(network, link_class, fit->op, "latency", fit->ranks))
-            cost.from_idle = one_at_a_time->model;
-    return cost;
+    return fit ? cost_of(network, *fit) : std::nullopt;
+}
+
+std::map<int, LinkCost> Profile::ring_step_costs(LinkClass link_class) const {
+    std::map<int, LinkCost> out;
+    for (const auto& fit : network) {
+        if (fit.link_class != link_class || fit.op != "sendrecv" || out.count(fit.ranks)) continue;
+        // The ring of this size, where the preferred fit for it is one timed with as many ranks.
+        const NetworkFit* chosen = point_to_point(link_class, fit.ranks);
+        if (chosen->ranks != fit.ranks) continue;
+        if (auto cost = cost_of(network, *chosen)) out.emplace(fit.ranks, *cost);
+    }
+    return out;
 }
 
 namespace {

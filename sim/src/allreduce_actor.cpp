@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <vector>
 
 #include "dtsim/sim/actors.hpp"
 #include "dtsim/sim/backup_groups.hpp"
@@ -54,10 +55,13 @@ struct Collectives {
           // With backup workers a group forms only when its last member is ready, which is the same rendezvous.
           flow_entry(ctx.scenario.training.fidelity == Fidelity::flow && ctx.scenario.training.strategy.backup_workers == 0
                          ? sg4::Barrier::create(static_cast<unsigned>(ranks))
-                         : nullptr) {}
+                         : nullptr) {
+        for (const auto& bucket : ctx.plan.buckets) compressed.push_back(compress_bucket(ctx.scenario, bucket.bytes));
+    }
     CollectiveReadiness readiness;
     sg4::BarrierPtr flow_entry;  // flow fidelity: every rank enters each collective together
     std::unique_ptr<BackupGroups> backups;
+    std::vector<CompressedBucket> compressed;  // per bucket of the plan, the same for every rank and iteration
 };
 
 const char* first_collective_name(const CompressedBucket& bucket) { return bucket.sparse ? "allgather" : "allreduce"; }
@@ -121,7 +125,7 @@ void allreduce_rank(SimulationContext* ctx, std::shared_ptr<Collectives> shared,
         for (size_t k = 0; k < ctx->plan.buckets.size(); ++k) {
             state.bucket = static_cast<int>(k);
             wait_until(compute.bucket_ready_s[k]);
-            const auto bucket = compress_bucket(ctx->scenario, ctx->plan.buckets[k].bytes);
+            const auto& bucket = shared->compressed[k];
             const int index = static_cast<int>(k);
             compute_on_comm_stream(*ctx, rank, 1, "encode", it, index, bucket.encode_s);
             if (shared->backups) {
