@@ -38,9 +38,12 @@ Line with_cost(Span observations, double alpha, double gamma) {
 }
 
 /// Weighted least squares with weights 1/t² (centred form, stable over sizes spanning 8 orders of magnitude),
-/// constrained to alpha >= 0 and gamma >= 0. The problem is convex, so when the free optimum breaks a
-/// constraint the constrained one lies on a boundary: alpha only (a flat plateau) or gamma only.
-Line fit_line(Span observations) {
+/// constrained to gamma >= 0 and to alpha >= 0 for the first segment. A later segment may have a negative
+/// intercept as long as its times stay positive: bytes beyond a breakpoint then cost t = (bytes − c)·gamma,
+/// the first c bytes having gone ahead faster (a token bucket's burst, an eager buffer, a pipelined protocol's
+/// prefix). The problem is convex, so when the free optimum breaks a constraint the constrained one lies on a
+/// boundary: alpha only (a flat plateau) or gamma only.
+Line fit_line(Span observations, bool first_segment) {
     double sum_w = 0, sum_wx = 0, sum_wt = 0;
     for (const auto& o : observations) {
         const double w = 1 / (o.seconds * o.seconds);
@@ -59,7 +62,8 @@ Line fit_line(Span observations) {
     }
     const double gamma = sxt / sxx;
     const double alpha = mean_t - gamma * mean_x;
-    if (alpha >= 0 && gamma > 0) return with_cost(observations, alpha, gamma);
+    const bool intercept_allowed = alpha >= 0 || (!first_segment && alpha + gamma * observations.front().x > 0);
+    if (intercept_allowed && gamma > 0) return with_cost(observations, alpha, gamma);
     const Line flat = with_cost(observations, mean_t, 0);
     const Line through_origin = with_cost(observations, 0, sum_wxt / sum_wxx);
     return through_origin.cost < flat.cost ? through_origin : flat;
@@ -107,7 +111,7 @@ Partitions best_partitions(Span observations, const std::vector<size_t>& starts,
     std::vector<std::vector<double>> segment_cost(sizes, std::vector<double>(sizes + 1, none));
     for (size_t i = 0; i < sizes; ++i)
         for (size_t j = i + min_sizes; j <= sizes; ++j)
-            segment_cost[i][j] = fit_line(observations.subspan(starts[i], starts[j] - starts[i])).cost;
+            segment_cost[i][j] = fit_line(observations.subspan(starts[i], starts[j] - starts[i]), i == 0).cost;
 
     Partitions p{std::vector<std::vector<double>>(max_k + 1, std::vector<double>(sizes + 1, none)),
                  std::vector<std::vector<size_t>>(max_k + 1, std::vector<size_t>(sizes + 1, 0))};
@@ -154,7 +158,7 @@ PiecewiseAlphaBeta fit_piecewise_alpha_beta(std::vector<Observation> observation
     model.segments.resize(k);
     for (size_t end = sizes; k > 0; --k) {
         const size_t begin = partitions.first[k][end];
-        const Line line = fit_line(all.subspan(starts[begin], starts[end] - starts[begin]));
+        const Line line = fit_line(all.subspan(starts[begin], starts[end] - starts[begin]), begin == 0);
         const double min_bytes = begin == 0 ? 0 : observations[starts[begin]].x;
         model.segments[k - 1] = {min_bytes, line.alpha, rate_from_gamma(line.gamma)};
         end = begin;
@@ -164,7 +168,7 @@ PiecewiseAlphaBeta fit_piecewise_alpha_beta(std::vector<Observation> observation
 
 GemmFit fit_gemm(std::vector<Observation> flops_and_seconds, Precision precision) {
     sort_and_group(flops_and_seconds, "fit_gemm");  // validates, and a slope needs two distinct sizes
-    const Line line = fit_line(flops_and_seconds);
+    const Line line = fit_line(flops_and_seconds, true);
     GemmFit fit;
     fit.precision = precision;
     fit.fixed_s = line.alpha;
@@ -175,7 +179,7 @@ GemmFit fit_gemm(std::vector<Observation> flops_and_seconds, Precision precision
 
 CodecFit fit_codec(std::vector<Observation> bytes_and_seconds, const std::string& kernel, double ratio, int blocks) {
     sort_and_group(bytes_and_seconds, "fit_codec");
-    const Line line = fit_line(bytes_and_seconds);
+    const Line line = fit_line(bytes_and_seconds, true);
     CodecFit fit;
     fit.kernel = kernel;
     fit.fixed_s = line.alpha;

@@ -306,8 +306,17 @@ PiecewiseAlphaBeta model_from(const ConfigNode& list) {
             node.fail("min_bytes", "expected 0 for the first segment, got " + node.yaml()["min_bytes"].Scalar());
         if (!model.segments.empty() && segment.min_bytes <= model.segments.back().min_bytes)
             node.fail("min_bytes", "expected more than the previous segment's min_bytes (segments sorted by size)");
-        segment.alpha_s = non_negative(node, "alpha_s");
         segment.bytes_per_second = positive(node, "bytes_per_second");
+        // A later segment may start from a negative intercept (see fit_piecewise_alpha_beta), but its times
+        // must be positive from its first size on.
+        if (model.segments.empty()) {
+            segment.alpha_s = non_negative(node, "alpha_s");
+        } else {
+            segment.alpha_s = node.number("alpha_s", -kInfinity, kInfinity);
+            if (!(segment.alpha_s + segment.min_bytes / segment.bytes_per_second > 0))
+                node.fail("alpha_s", "expected alpha_s + min_bytes / bytes_per_second > 0 (a positive time at the "
+                                     "segment's first size)");
+        }
         model.segments.push_back(segment);
     }
     if (model.segments.empty()) list.fail("", "expected at least one segment");

@@ -62,6 +62,25 @@ TEST_CASE("noise alone does not create breakpoints", "[unit][fit]") {
     CHECK(fit.segments[0].bytes_per_second == Approx(10e9).epsilon(0.02));
 }
 
+TEST_CASE("a later segment may start from a negative intercept: a token bucket's burst", "[unit][fit]") {
+    // A shaped link: 50 us + bytes at 1 GB/s while the 128 KiB burst lasts, then the rest at 125 MB/s, which is
+    // t = alpha + bytes / 125 MB/s with alpha = 50 us + 131 us - 1049 us < 0 beyond the burst.
+    constexpr double burst = 131072, latency = 50e-6, fast = 1e9, rate = 125e6;
+    auto shaped = [&](double b) { return latency + std::min(b, burst) / fast + std::max(0.0, b - burst) / rate; };
+    const auto observations = noisy_samples(shaped, 8, 16.0 * 1024 * 1024, 8, 3);
+
+    const auto fit = fit_piecewise_alpha_beta(observations);
+
+    REQUIRE(fit.segments.size() >= 2);
+    const auto& last = fit.segments.back();
+    CHECK(last.bytes_per_second == Approx(rate).epsilon(0.02));
+    CHECK(last.alpha_s == Approx(latency + burst / fast - burst / rate).epsilon(0.02));
+    CHECK(last.min_bytes >= burst);
+    CHECK(last.min_bytes <= 2 * burst);
+    CHECK(fit.segments.front().alpha_s >= 0);
+    CHECK(evaluate_fit(observations, [&](double b) { return fit.seconds(b); }).max_relative_error < 0.05);
+}
+
 TEST_CASE("exact data is fitted exactly and a segment needs enough sizes", "[unit][fit]") {
     std::vector<Observation> observations;
     for (double b : {100.0, 200.0, 400.0, 800.0}) observations.push_back({b, 1e-6 + b / 2e9});

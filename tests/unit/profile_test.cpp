@@ -307,6 +307,18 @@ TEST_CASE("invalid profiles name the file, line and key", "[unit][profile]") {
                           Catch::Contains("bad.json:") && Catch::Contains(": key 'network[2].measured[1]'") &&
                               Catch::Contains("[bytes, seconds] pairs"));
     }
+    SECTION("intercepts: a later segment's may be negative, the first's not, and no time may be negative") {
+        // The third segment (from 64 KiB at 12 GB/s) starts at 10 us + 5.46 us.
+        const auto later = profile_from_json(replaced(text, "\"alpha_s\": 1e-05", "\"alpha_s\": -5e-06"), "ok.json");
+        CHECK(later.network[0].model.segments[2].alpha_s == -5e-6);
+        const auto below_zero = replaced(text, "\"alpha_s\": 1e-05", "\"alpha_s\": -6e-06");
+        CHECK_THROWS_WITH(profile_from_json(below_zero, "bad.json"),
+                          Catch::Contains("bad.json:" + std::to_string(line_of(below_zero, "-6e-06")) +
+                                          ": key 'network[0].segments[2].alpha_s'") &&
+                              Catch::Contains("positive time"));
+        const auto first = replaced(text, "\"alpha_s\": 1e-06", "\"alpha_s\": -1e-06");
+        CHECK_THROWS_WITH(profile_from_json(first, "bad.json"), Catch::Contains("network[1].segments[0].alpha_s"));
+    }
     SECTION("a one-rank collective") {
         const auto bad = replaced(text, "\"ranks\": 16", "\"ranks\": 1");
         CHECK_THROWS_WITH(profile_from_json(bad, "bad.json"), Catch::Contains("network[2].ranks"));

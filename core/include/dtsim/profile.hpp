@@ -27,7 +27,8 @@ struct FitQuality {
     double max_relative_error = 0;
 };
 
-/// t = alpha_s + bytes / bytes_per_second for min_bytes <= bytes < next segment's min_bytes.
+/// t = alpha_s + bytes / bytes_per_second for min_bytes <= bytes < next segment's min_bytes. The first segment's
+/// alpha_s is a latency (>= 0); a later one's may be negative, its times positive from min_bytes on.
 struct AlphaBetaSegment {
     double min_bytes = 0;
     double alpha_s = 0;

@@ -24,8 +24,9 @@ struct SegmentationOptions {
 };
 
 /// Piecewise α-β fit with breakpoints found from the data (segmented regression over the sampled
-/// sizes). Several observations of one size are allowed. Each segment has alpha >= 0 and a finite
-/// positive bandwidth. Throws std::invalid_argument with fewer than 2 distinct sizes.
+/// sizes). Several observations of one size are allowed. Each segment has a finite positive bandwidth; the
+/// first has alpha >= 0, a later one may have alpha < 0 with positive times over its sizes (bytes that went
+/// ahead faster before the breakpoint, e.g. a token bucket's burst). Throws std::invalid_argument with fewer than 2 distinct sizes.
 PiecewiseAlphaBeta fit_piecewise_alpha_beta(std::vector<Observation> observations,
                                             const SegmentationOptions& options = {});
 
