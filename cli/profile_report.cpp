@@ -78,6 +78,10 @@ void print_profile_report(std::ostream& out, const Profile& profile) {
     if (!profile.network.empty()) print_network(out, profile);
     if (profile.compute) print_compute(out, *profile.compute);
     if (profile.compute && !profile.compute->codecs.empty()) print_codecs(out, *profile.compute);
+    if (!profile.left_out.empty()) {
+        out << "\n  left out of the fits (still in the samples file):\n";
+        for (const auto& line : profile.left_out) out << "    " << line << "\n";
+    }
 }
 
 }  // namespace dtsim::cli

@@ -220,6 +220,7 @@ Json compute_to_json(const ComputeProfile& compute) {
     j["memory_bytes_per_second"] = compute.memory_bytes_per_second;
     j["memory_quality"] = quality_to_json(compute.memory_quality);
     j["launch_overhead_s"] = compute.launch_overhead_s;
+    if (compute.shared_cores) j["shared_cores"] = {{"cores", compute.shared_cores->cores}, {"ranks", compute.shared_cores->ranks}};
     if (compute.codecs.empty()) return j;  // optional: profiles without codec fits stay as they were
     Json codecs = Json::array();
     for (const auto& fit : compute.codecs) {
@@ -390,13 +391,19 @@ CodecFit codec_fit_from(const ConfigNode& node) {
 
 ComputeProfile compute_from(const ConfigNode& node) {
     node.require_map_with_keys(
-        {"device", "gemm", "memory_bytes_per_second", "memory_quality", "launch_overhead_s", "codecs"});
+        {"device", "gemm", "memory_bytes_per_second", "memory_quality", "launch_overhead_s", "shared_cores", "codecs"});
     ComputeProfile compute;
     compute.device = node.text("device");
     for (const auto& item : node.child("gemm").sequence()) compute.gemm.push_back(gemm_fit_from(item));
     compute.memory_bytes_per_second = positive(node, "memory_bytes_per_second");
     compute.memory_quality = quality_from(node.child("memory_quality"));
     compute.launch_overhead_s = non_negative(node, "launch_overhead_s");
+    if (node.has("shared_cores")) {
+        const auto shared = node.child("shared_cores");
+        shared.require_map_with_keys({"cores", "ranks"});
+        compute.shared_cores = SharedCores{static_cast<int>(shared.integer("cores", 1, INT_MAX)),
+                                           static_cast<int>(shared.integer("ranks", 1, INT_MAX))};
+    }
     if (node.has("codecs"))
         for (const auto& item : node.child("codecs").sequence()) {
             auto fit = codec_fit_from(item);
@@ -427,6 +434,7 @@ std::string profile_to_json(const Profile& profile) {
     j["network"] = Json::array();
     for (const auto& fit : profile.network) j["network"].push_back(network_fit_to_json(fit));
     if (profile.compute) j["compute"] = compute_to_json(*profile.compute);
+    if (!profile.left_out.empty()) j["left_out"] = profile.left_out;
     return j.dump(2) + "\n";
 }
 
@@ -437,7 +445,7 @@ Profile profile_from_json(const std::string& text, const std::string& file_label
     Profile profile;
     profile.schema_version = schema_version_from(root);
     root.require_map_with_keys(
-        {"schema_version", "name", "source", "description", "environment", "network", "compute"});
+        {"schema_version", "name", "source", "description", "environment", "network", "compute", "left_out"});
     profile.name = root.text("name");
     profile.source = root.choice("source", {"measured", "datasheet"});
     profile.description = optional_text(root, "description");
@@ -446,6 +454,11 @@ Profile profile_from_json(const std::string& text, const std::string& file_label
     profile.environment_json = yaml_to_json(environment.yaml()).dump();
     for (const auto& item : root.child("network").sequence()) profile.network.push_back(network_fit_from(item));
     if (root.has("compute")) profile.compute = compute_from(root.child("compute"));
+    if (root.has("left_out"))
+        for (const auto& item : root.child("left_out").sequence()) {
+            if (!item.yaml().IsScalar()) item.fail("", "expected a line of text");
+            profile.left_out.push_back(item.yaml().Scalar());
+        }
     return profile;
 }
 

@@ -368,7 +368,10 @@ ModelSpec read_model(const ConfigNode& doc, const GpuPreset& gpu, const Profile*
         for (int i = 0; i < count; ++i)
             model.layers.push_back(LayerWork{"layer" + std::to_string(i), gradient / count, forward / count, backward / count});
     }
-    if (profile && profile->compute) model.codecs = profile->compute->codecs;
+    if (profile && profile->compute) {
+        model.codecs = profile->compute->codecs;
+        model.shared_cores = profile->compute->shared_cores;
+    }
     // After any single_gpu_step_time scaling: that measured step is the one without recompute.
     model.recompute_fraction = read_recompute_fraction(node);
     add_recompute(model.layers, model.recompute_fraction);

@@ -11,6 +11,7 @@
 
 #include "backend.hpp"
 #include "dtsim/input_error.hpp"
+#include "machine_sharing.hpp"
 #include "microbenchmarks.hpp"
 #include "sample_log.hpp"
 #include "sample_table.hpp"
@@ -42,7 +43,15 @@ void on_rank_zero(const MpiContext& context, Action action) {
     if (!error.empty()) throw InputError(error);
 }
 
-ordered_json environment(const CalibrateOptions& options, const MpiContext& context, const Backend& backend) {
+// The physical machines under the hosts: `dtsim fit` gives the simulator their shared cores.
+ordered_json machines_json(const std::vector<Machine>& machines) {
+    ordered_json out = ordered_json::array();
+    for (const auto& machine : machines) out.push_back({{"cores", machine.cores}, {"ranks", machine.ranks}});
+    return out;
+}
+
+ordered_json environment(const CalibrateOptions& options, const MpiContext& context, const Backend& backend,
+                         const std::vector<Machine>& machines) {
     ordered_json hosts = ordered_json::array();
     std::map<std::string, std::vector<int>> ranks_by_host;
     for (int r = 0; r < context.size(); ++r) ranks_by_host[context.host_names()[static_cast<size_t>(r)]].push_back(r);
@@ -55,6 +64,7 @@ ordered_json environment(const CalibrateOptions& options, const MpiContext& cont
                       {"nodes", context.nodes()},
                       {"node_of_rank", context.node_of_rank()},
                       {"hosts", hosts},
+                      {"machines", machines_json(machines)},
                       {"communicator", {{"name", backend.communicator->name()}, {"version", backend.communicator->version()}}},
                       {"device", ordered_json::parse(backend.device->environment_json())},
                       {"mpi_library", context.library_version()},
@@ -172,12 +182,13 @@ int run_calibrate(const CalibrateOptions& options, const MpiContext& context) {
             if (log->existing_keys().count(plan[i].key())) todo_mask[i] = '0';
     todo_mask = context.broadcast(todo_mask, 0);
 
+    const auto machines = gather_machines(context);
     if (context.rank() == 0 && (!std::filesystem::exists(directory / "environment.json") || !options.resume))
-        write_environment(directory / "environment.json", environment(options, context, backend));
+        write_environment(directory / "environment.json", environment(options, context, backend, machines));
 
     backend.communicator->prepare(static_cast<std::size_t>(calibrate::max_buffer_bytes(plan)), group_sizes(plan, context.size()));
     const double target = options.target_seconds > 0 ? options.target_seconds : (options.plan.quick ? 0.02 : 0.2);
-    Microbenchmarks benchmarks(context, backend, target);
+    Microbenchmarks benchmarks(context, backend, target, oversubscribed(machines));
     SampleTable table(std::cout, context.rank() == 0);
 
     const auto todo = static_cast<int>(std::count(todo_mask.begin(), todo_mask.end(), '1'));

@@ -23,8 +23,9 @@ double now() { return MPI_Wtime(); }
 
 }  // namespace
 
-Microbenchmarks::Microbenchmarks(const MpiContext& context, Backend& backend, double target_seconds)
-    : context_(context), backend_(backend), target_seconds_(target_seconds) {}
+Microbenchmarks::Microbenchmarks(const MpiContext& context, Backend& backend, double target_seconds,
+                                 bool codecs_one_rank_at_a_time)
+    : context_(context), backend_(backend), target_seconds_(target_seconds), codecs_one_rank_at_a_time_(codecs_one_rank_at_a_time) {}
 
 Microbenchmarks::~Microbenchmarks() {
     for (auto& [members, comm] : member_comms_)
@@ -197,11 +198,32 @@ Measurement Microbenchmarks::compute(const PlanItem& item) {
     };
     Measurement out;
     out.warmup = 1;
-    timed_run();
-    out.iterations = iterations_for(context_.max_over_ranks(timed_run()) * launches, 3, 200);
-    context_.barrier();
     std::vector<double> times;
-    for (int i = 0; i < out.iterations; ++i) times.push_back(timed_run());
+    if (item.kind == ItemKind::codec && codecs_one_rank_at_a_time_) {
+        // Each rank in turn, the others asleep in the barriers; rank 0's estimate sets everyone's count.
+        for (int turn = 0; turn < context_.size(); ++turn) {
+            const bool mine = turn == context_.rank();
+            const IdleWaits idle(!mine, kIdlePollS);
+            context_.barrier();
+            if (turn == 0) {
+                double estimate = 0;
+                if (mine) {
+                    timed_run();
+                    estimate = timed_run();
+                }
+                out.iterations = iterations_for(context_.broadcast(std::vector<double>{estimate}, 0).front() * launches, 3, 200);
+            }
+            if (mine) {
+                if (turn != 0) timed_run();
+                for (int i = 0; i < out.iterations; ++i) times.push_back(timed_run());
+            }
+        }
+    } else {
+        timed_run();
+        out.iterations = iterations_for(context_.max_over_ranks(timed_run()) * launches, 3, 200);
+        context_.barrier();
+        for (int i = 0; i < out.iterations; ++i) times.push_back(timed_run());
+    }
     out.iteration_times_s = context_.mean_over_ranks(times);
     out.time_s = median(out.iteration_times_s);
     return out;

@@ -10,7 +10,9 @@
 //   compute     every rank runs its kernel at once (as in training); per-run time = the mean over ranks,
 //               as nccl-tests' default: where ranks share cores (the one-machine testbed), each run's
 //               slowest rank is the one the scheduler preempted, while a training loop's kernels add up
-//               to each rank's fair share. The codec kernels (gradient compression) are timed the same way.
+//               to each rank's fair share. The codec kernels (gradient compression) are timed the same way,
+//               except where ranks outnumber their machine's cores (machine_sharing.hpp): then one rank at a
+//               time, the others asleep, and the simulator shares the cores among the ranks coding at once.
 // The iteration count adapts so that each sample takes about `target_seconds`.
 // Ranks left out of an item (a 2-rank group or ping-pong on 4 ranks) wait asleep between polls, and the
 // members meet at a barrier of their own before each timed start: on hosts that share cores (the
@@ -37,7 +39,8 @@ struct Measurement {
 
 class Microbenchmarks {
 public:
-    Microbenchmarks(const MpiContext& context, Backend& backend, double target_seconds);
+    /// `codecs_one_rank_at_a_time`: where ranks outnumber cores (see above).
+    Microbenchmarks(const MpiContext& context, Backend& backend, double target_seconds, bool codecs_one_rank_at_a_time);
     ~Microbenchmarks();
     Microbenchmarks(const Microbenchmarks&) = delete;
     Microbenchmarks& operator=(const Microbenchmarks&) = delete;
@@ -56,6 +59,7 @@ private:
     const MpiContext& context_;
     Backend& backend_;
     double target_seconds_;
+    bool codecs_one_rank_at_a_time_;
     std::map<std::vector<int>, MPI_Comm> member_comms_;  // by members, made the first time they are timed
 };
 

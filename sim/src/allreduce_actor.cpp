@@ -127,7 +127,7 @@ void allreduce_rank(SimulationContext* ctx, std::shared_ptr<Collectives> shared,
             wait_until(compute.bucket_ready_s[k]);
             const auto& bucket = shared->compressed[k];
             const int index = static_cast<int>(k);
-            compute_on_comm_stream(*ctx, rank, 1, "encode", it, index, bucket.encode_s);
+            compute_on_comm_stream(*ctx, rank, 1, "encode", it, index, bucket.encode_s, bucket.coded_in_ring);
             if (shared->backups) {
                 synchronise_with_backups(*ctx, *shared->backups, slot, rank, bucket, it, index);
             } else {
@@ -141,7 +141,7 @@ void allreduce_rank(SimulationContext* ctx, std::shared_ptr<Collectives> shared,
                                     first_collective_name(bucket), it, index, start, bucket.first_bytes);
                 second_collective(*ctx, slot, cohort, bucket, shared->flow_entry, it, index);
             }
-            compute_on_comm_stream(*ctx, rank, 1, "decode", it, index, bucket.decode_s);
+            compute_on_comm_stream(*ctx, rank, 1, "decode", it, index, bucket.decode_s, bucket.coded_in_ring);
         }
         wait_until(compute.compute_end_s);
         iteration_finished(*ctx, rank, 1, it);

@@ -88,6 +88,7 @@ CompressedBucket compress_bucket(const Scenario& scenario, double bucket_bytes) 
     const auto chunk = whole_bucket(scenario, bucket_bytes / ranks);
     out.encode_s = ranks * chunk.encode_s;
     out.decode_s = (2 * ranks - 1) * chunk.decode_s;
+    out.coded_in_ring = true;
     return out;
 }
 

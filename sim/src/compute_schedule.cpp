@@ -2,6 +2,7 @@
 
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Exec.hpp>
 
 #include "dtsim/straggler_model.hpp"
 
@@ -37,10 +38,13 @@ IterationCompute schedule_compute(SimulationContext& ctx, int rank, int iteratio
 }
 
 void compute_on_comm_stream(SimulationContext& ctx, int first_rank, int ranks, const char* name, int iteration, int index,
-                            double seconds) {
+                            double seconds, bool between_transfers) {
     if (seconds <= 0) return;
     const double start = sg4::Engine::get_clock();
-    sg4::this_actor::sleep_for(seconds);
+    if (auto* pool = between_transfers ? nullptr : ctx.platform.cpu_pool_of(first_rank))
+        sg4::this_actor::exec_init(seconds * kPoolCoreSpeed)->set_host(pool)->wait();
+    else
+        sg4::this_actor::sleep_for(seconds);
     for (int r = first_rank; r < first_rank + ranks; ++r) ctx.record(r, Lane::compute, name, iteration, index, start);
 }
 

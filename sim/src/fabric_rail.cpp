@@ -72,7 +72,7 @@ void build_rail_optimized(const Scenario& scenario, Platform& platform) {
                 if (from.zone != to.zone)
                     spine->add_bypass_route(from.zone, to.zone, from.nvswitch, to.nvswitch,
                                             {sg4::LinkInRoute(links.local(node))});
-    spine->seal();
+    seal_root_zone(scenario, platform, spine);
 }
 
 }  // namespace dtsim::sim

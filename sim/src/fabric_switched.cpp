@@ -27,7 +27,7 @@ void build_cluster(const Scenario& scenario, Platform& platform,
         return std::pair<NetPoint*, NetPoint*>{zone->create_router("unused-leaf-" + std::to_string(id)), nullptr};
     };
     create(root, sg4::ClusterCallbacks(netpoint));
-    root->seal();
+    seal_root_zone(scenario, platform, root);
 }
 
 }  // namespace
@@ -41,7 +41,7 @@ void build_star(const Scenario& scenario, Platform& platform) {
         const auto zone = leaves.leaf_zone(fabric, leaf);
         fabric->add_route(zone.zone, nullptr, zone.gateway, nullptr, {}, true);
     }
-    fabric->seal();
+    seal_root_zone(scenario, platform, fabric);
 }
 
 // At most `levels` switch levels, as few as the leaves need: `radix` leaves per leaf switch and radix

@@ -11,4 +11,8 @@ void build_dragonfly(const Scenario& scenario, Platform& platform);
 void build_torus(const Scenario& scenario, Platform& platform);
 void build_rail_optimized(const Scenario& scenario, Platform& platform);
 
+/// Every builder ends with this on its root zone: adds the CPU pools (Platform::cpu_pools) as a zone of
+/// their own under it, then seals it.
+void seal_root_zone(const Scenario& scenario, Platform& platform, simgrid::s4u::NetZone* root);
+
 }  // namespace dtsim::sim

@@ -368,7 +368,7 @@ void worker_actor(SimulationContext* ctx, std::shared_ptr<ParameterServers> ps, 
             state.bucket = static_cast<int>(k);
             wait_until(ready[k]);
             compute_on_comm_stream(*ctx, endpoint.first_rank, endpoint.ranks, "encode", it, static_cast<int>(k),
-                                   ps->exchange(k).encode_s);
+                                   ps->exchange(k).encode_s, false);
             push_bucket(*ctx, *ps, endpoint, it, k);
         }
         // Before a server could send a bucket back the worker waits (on the slowest worker's push in sync
@@ -396,7 +396,7 @@ void worker_actor(SimulationContext* ctx, std::shared_ptr<ParameterServers> ps, 
             record_on(*ctx, endpoint, Lane::comm, "pull", it, k, transfer_start, now,
                       ctx->plan.buckets[k].bytes * ps->exchange(k).pull_fraction);
             compute_on_comm_stream(*ctx, endpoint.first_rank, endpoint.ranks, "decode", it, static_cast<int>(k),
-                                   ps->exchange(k).decode_s);
+                                   ps->exchange(k).decode_s, false);
         }
         wait_until(compute_end);
         iteration_finished(*ctx, endpoint.first_rank, endpoint.ranks, it);

@@ -103,4 +103,25 @@ Platform build_platform(const Scenario& scenario) {
     return platform;
 }
 
+// One host per `ranks` consecutive ranks, with the shared cores: SimGrid shares a host's cores among the
+// executions on it, each at most one core's speed, as a machine's scheduler shares its cores among busy ranks.
+void seal_root_zone(const Scenario& scenario, Platform& platform, sg4::NetZone* root) {
+    if (const auto& shared = scenario.model.shared_cores) {
+        auto* zone = sg4::create_full_zone("cpu-pools");
+        zone->set_parent(root);
+        const int pools = (scenario.cluster.gpus() + shared->ranks - 1) / shared->ranks;
+        for (int p = 0; p < pools; ++p)
+            platform.cpu_pools.push_back(
+                zone->create_host("cpu-pool-" + std::to_string(p), kPoolCoreSpeed)->set_core_count(shared->cores)->seal());
+        zone->seal();
+        platform.ranks_per_cpu_pool = shared->ranks;
+    }
+    root->seal();
+}
+
+sg4::Host* Platform::cpu_pool_of(int rank) const {
+    if (cpu_pools.empty() || rank < 0) return nullptr;
+    return cpu_pools[std::min(cpu_pools.size() - 1, static_cast<size_t>(rank / ranks_per_cpu_pool))];
+}
+
 }  // namespace dtsim::sim

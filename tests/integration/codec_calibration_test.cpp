@@ -127,3 +127,29 @@ TEST_CASE("sim::compress_bucket: without codec fits, memory-bound passes at the 
     CHECK(bucket.encode_s == Approx((kGradientBytes + n * 5) / preset.model.memory_bytes_per_second).epsilon(1e-12));
     CHECK(bucket.decode_s == Approx(7.0 / 4 * n * 5 / preset.model.memory_bytes_per_second).epsilon(1e-12));
 }
+
+TEST_CASE("ranks that time-share cores (compute.shared_cores) code at once on the shared cores", "[integration][compression]") {
+    test::TempDir dir;
+    auto profile = cpu_profile(true);
+    const auto& codecs = profile.compute->codecs;
+    auto closed_form = [&](size_t i, double bytes) { return codecs[i].fixed_s + bytes / codecs[i].bytes_per_second; };
+    auto spans_with = [&](SharedCores shared, int nodes, const std::string& compression) {
+        profile.compute->shared_cores = shared;
+        return codec_spans(test::simulate_in_child(scenario_with(write_profile(dir, profile), nodes, compression)));
+    };
+
+    SECTION("5 ranks on 2 cores encode and decode a whole bucket each at once: 2.5 times one core's time") {
+        const auto spans = spans_with({2, 5}, 5, "{kind: fp16}");
+        CHECK(spans.at("encode") == Approx(2.5 * closed_form(0, kGradientBytes)).epsilon(1e-6));
+        CHECK(spans.at("decode") == Approx(2.5 * closed_form(1, kGradientBytes)).epsilon(1e-6));
+    }
+    SECTION("4 ranks on 1 core: 4 times; pools of 2 ranks with 2 cores each: one core's time") {
+        CHECK(spans_with({1, 4}, 4, "{kind: fp16}").at("encode") == Approx(4 * closed_form(0, kGradientBytes)).epsilon(1e-6));
+        CHECK(spans_with({2, 2}, 4, "{kind: fp16}").at("encode") == Approx(closed_form(0, kGradientBytes)).epsilon(1e-6));
+    }
+    SECTION("int8 codes between the ring's transfers: one core's time, as without sharing") {
+        const auto spans = spans_with({2, 5}, 5, "{kind: int8}");
+        CHECK(spans.at("encode") == Approx(5 * closed_form(2, kGradientBytes / 5)).epsilon(1e-9));
+        CHECK(spans.at("decode") == Approx(9 * closed_form(3, kGradientBytes / 5)).epsilon(1e-9));
+    }
+}

@@ -1,6 +1,7 @@
 // dtsim-runtime calibrate for real under mpirun, with the mpi backend (Open MPI + OpenBLAS).
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <sched.h>
 #include <signal.h>
 
 #include <chrono>
@@ -8,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <numeric>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -131,6 +133,17 @@ TEST_CASE("a quick MPI calibration writes every planned sample with the document
         CHECK(environment.at("nodes").get<int>() == 1);
         CHECK_THAT(environment.at("mpi_library").get<std::string>(), Catch::Contains("MPI"));
         CHECK(environment.at("mpi_collective_algorithms").at("coll_tuned_allreduce_algorithm") == "4");
+        // Every rank here runs on this machine: one machine, all ranks, at most the cores this process may use.
+        const auto& machines = environment.at("machines");
+        REQUIRE(machines.size() == 1);
+        std::vector<int> all(static_cast<size_t>(ranks));
+        std::iota(all.begin(), all.end(), 0);
+        CHECK(machines[0].at("ranks").get<std::vector<int>>() == all);
+        cpu_set_t usable;
+        CPU_ZERO(&usable);
+        REQUIRE(sched_getaffinity(0, sizeof usable, &usable) == 0);
+        CHECK(machines[0].at("cores").get<int>() >= 1);
+        CHECK(machines[0].at("cores").get<int>() <= CPU_COUNT(&usable));
     }
 }
 

@@ -39,6 +39,7 @@ Profile example_profile() {
     compute.memory_bytes_per_second = 3.0e12 / 7;
     compute.launch_overhead_s = 4.4e-6;
     compute.memory_quality = quality(10, 0.97);
+    compute.shared_cores = SharedCores{2, 5};
     p.compute = compute;
     return p;
 }
@@ -86,6 +87,11 @@ void check_equal(const Profile& a, const Profile& b) {
     CHECK(a.compute->memory_bytes_per_second == b.compute->memory_bytes_per_second);
     CHECK(a.compute->launch_overhead_s == b.compute->launch_overhead_s);
     check_equal(a.compute->memory_quality, b.compute->memory_quality);
+    REQUIRE(a.compute->shared_cores.has_value() == b.compute->shared_cores.has_value());
+    if (a.compute->shared_cores) {
+        CHECK(a.compute->shared_cores->cores == b.compute->shared_cores->cores);
+        CHECK(a.compute->shared_cores->ranks == b.compute->shared_cores->ranks);
+    }
 }
 
 /// The 1-based line of the first occurrence of `needle` in `text`.
@@ -319,6 +325,12 @@ TEST_CASE("invalid profiles name the file, line and key", "[unit][profile]") {
         const auto first = replaced(text, "\"alpha_s\": 1e-06", "\"alpha_s\": -1e-06");
         CHECK_THROWS_WITH(profile_from_json(first, "bad.json"), Catch::Contains("network[1].segments[0].alpha_s"));
     }
+    SECTION("shared cores: positive counts only") {
+        const auto bad = replaced(text, "\"cores\": 2", "\"cores\": 0");
+        CHECK_THROWS_WITH(profile_from_json(bad, "bad.json"),
+                          Catch::Contains("bad.json:" + std::to_string(line_of(bad, "\"cores\": 0")) +
+                                          ": key 'compute.shared_cores.cores'"));
+    }
     SECTION("a one-rank collective") {
         const auto bad = replaced(text, "\"ranks\": 16", "\"ranks\": 1");
         CHECK_THROWS_WITH(profile_from_json(bad, "bad.json"), Catch::Contains("network[2].ranks"));
@@ -465,6 +477,19 @@ TEST_CASE("fit_profile groups the samples and fits each group", "[unit][profile]
     CHECK(profile.compute->memory_bytes_per_second == Approx(2e10).epsilon(1e-4));
     CHECK(profile.compute->memory_quality.samples == 3);
     CHECK(profile.compute->launch_overhead_s == Approx(2.5e-6));
+    CHECK_FALSE(profile.compute->shared_cores);  // the environment names no machines
+
+    // Shared cores come from the environment's machines where every one has more ranks than cores, alike.
+    auto shared_with = [&](const std::string& machines) {
+        return fit_profile(samples, R"({"machines":)" + machines + "}", "m").compute->shared_cores;
+    };
+    const auto testbed = shared_with(R"([{"cores":2,"ranks":[0,1,2,3,4]}])");
+    REQUIRE(testbed);
+    CHECK(testbed->cores == 2);
+    CHECK(testbed->ranks == 5);
+    CHECK(shared_with(R"([{"cores":2,"ranks":[0,1,2]},{"cores":2,"ranks":[3,4,5]}])")->ranks == 3);
+    CHECK_FALSE(shared_with(R"([{"cores":8,"ranks":[0,1,2,3]}])"));                                // a core each
+    CHECK_FALSE(shared_with(R"([{"cores":2,"ranks":[0,1,2]},{"cores":2,"ranks":[3,4,5,6]}])"));  // unlike
 
     // What the fitter writes, the loader accepts.
     const auto reloaded = profile_from_json(profile_to_json(profile), "fitted.json");
@@ -494,4 +519,34 @@ TEST_CASE("a fit's measured points are mean iteration times, its model the media
     CHECK(fit.measured[0].second == Approx(2e-3).epsilon(1e-12));
     CHECK(fit.measured[1].second == Approx(4e-3).epsilon(1e-12));
     CHECK(fit.seconds(1.5e6) == Approx(3e-3).epsilon(1e-12));
+}
+
+TEST_CASE("a size timed longer than the next larger one and well above the one before is left out as disturbed",
+          "[unit][profile]") {
+    // A shaped link: 50 us + bytes at 60 MB/s. At 2 MiB a disturbed sample (88 ms, where 35 ms is due); at
+    // 64 KiB a step up to a slower protocol (+2 ms from there on), which must stay.
+    auto truth = [](double bytes) { return 50e-6 + bytes / 60e6 + (bytes >= 65536 ? 2e-3 : 0); };
+    std::vector<Sample> samples;
+    int key = 0;
+    for (double bytes = 1024; bytes <= 16.0 * 1024 * 1024; bytes *= 2) {
+        const double seconds = bytes == 2097152 ? 88e-3 : truth(bytes);
+        samples.push_back(sample_from_json_line(
+            network_line(std::to_string(key++), "sendrecv", "latency", "inter_node", 5, 5, bytes, seconds), "test"));
+    }
+
+    const auto profile = fit_profile(samples, "{}", "disturbed");
+
+    REQUIRE(profile.left_out.size() == 1);
+    CHECK_THAT(profile.left_out[0], Catch::Contains("sendrecv/latency/inter_node/5r at 2097152 B: 88 ms") &&
+                                        Catch::Contains("4194304 B"));
+    REQUIRE(profile.network.size() == 1);
+    const auto& fit = profile.network[0];
+    CHECK(fit.quality.samples == 14);  // 15 sizes, one left out
+    CHECK(std::none_of(fit.measured.begin(), fit.measured.end(), [](const auto& point) { return point.first == 2097152; }));
+    // Without the disturbed size the fit follows the link: 2 MiB at its due time.
+    CHECK(fit.model.seconds(2097152) == Approx(truth(2097152)).epsilon(0.02));
+    CHECK(fit.seconds(65536) == Approx(truth(65536)).epsilon(1e-9));  // the step is a measured point still
+
+    const auto reloaded = profile_from_json(profile_to_json(profile), "left-out.json");
+    CHECK(reloaded.left_out == profile.left_out);
 }

@@ -112,6 +112,15 @@ const std::vector<std::string>& codec_kernels();
 /// The fit of `kernel` in `fits`, or nullptr.
 const CodecFit* find_codec_fit(const std::vector<CodecFit>& fits, std::string_view kernel);
 
+/// Where a calibration's ranks outnumbered their machine's cores (the one-machine testbed: 5 ranks on 2
+/// cores): every `ranks` consecutive ranks shared `cores` cores. Its codec kernels were then timed one rank
+/// at a time, and a simulation with the profile runs the codec work of every `ranks` consecutive ranks on
+/// a shared pool of `cores` cores.
+struct SharedCores {
+    int cores = 0;
+    int ranks = 0;
+};
+
 struct ComputeProfile {
     std::string device;                  // "cpu", or the CUDA device name
     std::vector<GemmFit> gemm;           // one per measured precision
@@ -119,6 +128,7 @@ struct ComputeProfile {
     double launch_overhead_s = 0;        // per kernel (GPU) or per BLAS call (CPU)
     FitQuality memory_quality;
     std::vector<CodecFit> codecs;        // empty when the calibration measured none (GPUs, older profiles)
+    std::optional<SharedCores> shared_cores;  // none: every rank had cores of its own
     const GemmFit* gemm_for(Precision precision) const;  // nullptr when not measured
     const CodecFit* codec_for(std::string_view kernel) const;  // nullptr when not measured
 };
@@ -173,6 +183,7 @@ struct Profile {
     std::string environment_json;  // environment.json of the calibration, verbatim ("{}" for datasheet)
     std::vector<NetworkFit> network;
     std::optional<ComputeProfile> compute;
+    std::vector<std::string> left_out;  // samples the fit left out, each with its reason (a line of text)
 
     /// The point-to-point fit of a link class the simulator uses (see LinkCost), if any. Of the ring steps,
     /// the one timed with `ring_members` ranks where the calibration has it (rings of a smaller group's

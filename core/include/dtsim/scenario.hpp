@@ -104,6 +104,7 @@ struct ModelSpec {
     double flops_per_second = 0;         // achieved compute and memory rates of one GPU, for work the model
     double memory_bytes_per_second = 0;  // adds (gradient compression): the profile's, else the preset's
     std::vector<CodecFit> codecs;        // the profile's fitted compression kernels; empty: memory-bound passes
+    std::optional<SharedCores> shared_cores;  // the profile's: ranks that time-share cores for that work
     double gradient_bytes() const;
     double forward_s() const;
     double backward_s() const;

@@ -22,6 +22,7 @@ struct CompressedBucket {
     double first_bytes = 0;   // per rank: all-reduced (dense), all-gathered contribution (topk), P (powersgd)
     double second_bytes = 0;  // powersgd: Q, all-reduced after P
     bool sparse = false;      // all-gathered rather than all-reduced
+    bool coded_in_ring = false;  // int8: coded chunk by chunk between the ring's transfers (see compression.cpp)
     double encode_s = 0;
     double decode_s = 0;
 };

@@ -21,7 +21,16 @@ struct Platform {
     /// Striped parameter servers (stripes_parameter_servers): per endpoint (node × NIC), the host its GPUs
     /// reach the whole server group from; empty when every server is simulated with flows of its own.
     std::vector<simgrid::s4u::Host*> server_group_ports;
+    /// Where ranks time-share cores (the profile's compute.shared_cores): one host per group of ranks, with
+    /// that many cores, on which their codec work executes; empty otherwise. Nothing communicates with it.
+    std::vector<simgrid::s4u::Host*> cpu_pools;
+    int ranks_per_cpu_pool = 0;
+    /// The shared cores of `rank`, or null where it has cores of its own.
+    simgrid::s4u::Host* cpu_pool_of(int rank) const;
 };
+
+/// A core of a CPU pool runs this many flops per second: work there is given in seconds on one core.
+inline constexpr double kPoolCoreSpeed = 1e9;
 
 /// Whether the scenario's parameter servers may be simulated as one group (flow fidelity): by-size
 /// sharding splits every push and pull into equal shards on all P servers at once, so every server sees
