@@ -29,7 +29,8 @@ std::map<std::string, std::string> pin_mpi_collective_algorithms() {
         {"coll_tuned_allgather_algorithm", "4"},       // ring
         {"coll_tuned_reduce_scatter_algorithm", "3"},  // ring
         {"coll_tuned_bcast_algorithm", "6"},           // binomial tree, unsegmented
-        {"coll_tuned_alltoall_algorithm", "2"},        // pairwise exchange
+        {"coll_tuned_alltoall_algorithm", "1"},        // basic linear: every send and receive at once, as NCCL's
+                                                       // grouped sends and the direct all-reduce's phases
     });
 }
 

@@ -27,7 +27,7 @@ void run_trial(SimulationContext& ctx, int slot, int rank, const CollectiveTrial
     else if (trial.op == "broadcast")
         binomial_broadcast(ctx, slot, group, trial.bytes);
     else if (trial.op == "alltoall")
-        pairwise_alltoall(ctx, slot, group, trial.bytes);
+        linear_alltoall(ctx, slot, group, trial.bytes);
     else
         throw std::invalid_argument("cannot replay collective '" + trial.op + "'");
 }

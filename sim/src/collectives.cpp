@@ -233,10 +233,13 @@ void halving_doubling_allreduce(SimulationContext& ctx, int actor_slot, const Ri
     if (folds_in) send(ctx, actor_slot, group.me(), group.rank_at(p - 1), bytes);
 }
 
-void direct_allreduce(SimulationContext& ctx, int actor_slot, const Ring& group, double bytes) {
+void direct_allreduce(SimulationContext& ctx, int actor_slot, const Ring& group, double bytes, double extra_phase_s) {
     if (group.count < 2) return;
     // Reduce-scatter then all-gather: the same exchange of one share with every other rank, twice.
-    for (int phase = 0; phase < 2; ++phase) exchange_with_all(ctx, actor_slot, group, bytes / group.count);
+    for (int phase = 0; phase < 2; ++phase) {
+        if (extra_phase_s > 0) sg4::this_actor::sleep_for(extra_phase_s);
+        exchange_with_all(ctx, actor_slot, group, bytes / group.count);
+    }
 }
 
 void binomial_broadcast(SimulationContext& ctx, int actor_slot, const Ring& group, double bytes) {
@@ -248,12 +251,8 @@ void binomial_broadcast(SimulationContext& ctx, int actor_slot, const Ring& grou
     wait_all(ctx, actor_slot, sends, "broadcast sends to complete");
 }
 
-void pairwise_alltoall(SimulationContext& ctx, int actor_slot, const Ring& group, double bytes) {
-    const double chunk = bytes / group.count;
-    for (int step = 1; step < group.count; ++step) {
-        const int to = group.rank_at(group.position + step);
-        send_receive(ctx, actor_slot, group.me(), to, group.rank_at(group.position - step), ctx.message_cost(group.me(), to, chunk));
-    }
+void linear_alltoall(SimulationContext& ctx, int actor_slot, const Ring& group, double bytes) {
+    if (group.count > 1) exchange_with_all(ctx, actor_slot, group, bytes / group.count);
 }
 
 }  // namespace dtsim::sim

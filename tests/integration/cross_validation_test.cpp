@@ -69,7 +69,8 @@ TEST_CASE("cross-validation reproduces the closed forms of each collective", "[i
                                {{"allreduce", [&](double s) { return 2 * (n - 1) * t(s / n); }},
                                 {"allgather", [&](double s) { return (n - 1) * t(s / n); }},
                                 {"reducescatter", [&](double s) { return (n - 1) * t(s / n); }},
-                                {"alltoall", [&](double s) { return (n - 1) * t(s / n); }},
+                                // linear: every share at once, sharing the sender's link
+                                {"alltoall", [&](double s) { return alpha + (n - 1) * (s / n) / beta; }},
                                 // binomial tree of 4: the root feeds ranks 1 and 2 at once over its own link
                                 // (half the bandwidth each), then rank 2 feeds rank 3.
                                 {"broadcast", [&](double s) { return 2 * alpha + 3 * s / beta; }}});

@@ -60,8 +60,9 @@ void halving_doubling_allreduce(SimulationContext& ctx, int actor_slot, const Ri
 
 /// Direct all-reduce: every rank sends bytes/n to every other at once (a reduce-scatter: each reduces
 /// the share it owns), then its reduced share to every other at once (an all-gather). Both fidelities
-/// send every message: n(n-1) per phase, for groups of up to a few hundred ranks.
-void direct_allreduce(SimulationContext& ctx, int actor_slot, const Ring& group, double bytes);
+/// send every message: n(n-1) per phase, for groups of up to a few hundred ranks. Each phase, an all-to-all
+/// of `bytes`, first waits `extra_phase_s` (calibrated_extra_phase_s).
+void direct_allreduce(SimulationContext& ctx, int actor_slot, const Ring& group, double bytes, double extra_phase_s = 0);
 
 /// Hierarchical all-reduce for multi-GPU nodes: intra-node reduce-scatter, inter-node ring all-reduce
 /// of each GPU's shard among the GPUs with the same local index, intra-node all-gather.
@@ -71,8 +72,8 @@ void hierarchical_allreduce(SimulationContext& ctx, int actor_slot, int rank, do
 /// receives from p minus its lowest set bit, then sends to p + 1, p + 2, p + 4 ... below that bit, at once).
 void binomial_broadcast(SimulationContext& ctx, int actor_slot, const Ring& group, double bytes);
 
-/// All-to-all where each rank sends `bytes` in all, bytes/n to each peer, in n-1 pairwise exchange steps
-/// (step s: send to position + s, receive from position - s).
-void pairwise_alltoall(SimulationContext& ctx, int actor_slot, const Ring& group, double bytes);
+/// All-to-all where each rank sends `bytes` in all, bytes/n to each peer, every send and receive at once
+/// (Open MPI's basic linear algorithm, which the calibration pins; NCCL's grouped sends).
+void linear_alltoall(SimulationContext& ctx, int actor_slot, const Ring& group, double bytes);
 
 }  // namespace dtsim::sim
