@@ -174,6 +174,24 @@ Measurement Microbenchmarks::pingpong(const PlanItem& item) {
     return out;
 }
 
+std::vector<double> Microbenchmarks::one_rank_at_a_time(const std::function<double()>& timed_run, int launches, int& iterations) {
+    std::vector<double> times;
+    for (int turn = 0; turn < context_.size(); ++turn) {
+        const bool mine = turn == context_.rank();
+        const IdleWaits idle(!mine, kIdlePollS);
+        context_.barrier();
+        double estimate = 0;
+        if (mine) {
+            timed_run();  // warm-up
+            if (turn == 0) estimate = timed_run();
+        }
+        if (turn == 0) iterations = iterations_for(context_.broadcast(std::vector<double>{estimate}, 0).front() * launches, 3, 200);
+        if (mine)
+            for (int i = 0; i < iterations; ++i) times.push_back(timed_run());
+    }
+    return times;
+}
+
 Measurement Microbenchmarks::compute(const PlanItem& item) {
     auto& device = *backend_.device;
     std::unique_ptr<Kernel> kernel;
@@ -200,24 +218,7 @@ Measurement Microbenchmarks::compute(const PlanItem& item) {
     out.warmup = 1;
     std::vector<double> times;
     if (item.kind == ItemKind::codec && codecs_one_rank_at_a_time_) {
-        // Each rank in turn, the others asleep in the barriers; rank 0's estimate sets everyone's count.
-        for (int turn = 0; turn < context_.size(); ++turn) {
-            const bool mine = turn == context_.rank();
-            const IdleWaits idle(!mine, kIdlePollS);
-            context_.barrier();
-            if (turn == 0) {
-                double estimate = 0;
-                if (mine) {
-                    timed_run();
-                    estimate = timed_run();
-                }
-                out.iterations = iterations_for(context_.broadcast(std::vector<double>{estimate}, 0).front() * launches, 3, 200);
-            }
-            if (mine) {
-                if (turn != 0) timed_run();
-                for (int i = 0; i < out.iterations; ++i) times.push_back(timed_run());
-            }
-        }
+        times = one_rank_at_a_time(timed_run, launches, out.iterations);
     } else {
         timed_run();
         out.iterations = iterations_for(context_.max_over_ranks(timed_run()) * launches, 3, 200);

@@ -21,6 +21,7 @@
 // start the members up to a poll apart.
 #include <mpi.h>
 
+#include <functional>
 #include <map>
 #include <vector>
 
@@ -51,6 +52,9 @@ private:
     Measurement group_operation(const calibrate::PlanItem& item);  // collectives and the ring exchange
     Measurement pingpong(const calibrate::PlanItem& item);
     Measurement compute(const calibrate::PlanItem& item);
+    /// Each rank in turn runs `timed_run` (a warm-up, then `iterations` timed runs) while the others wait
+    /// asleep; rank 0's run after its warm-up sets `iterations` for all. Returns this rank's times.
+    std::vector<double> one_rank_at_a_time(const std::function<double()>& timed_run, int launches, int& iterations);
     int iterations_for(double estimate_s, int minimum, int maximum) const;
     /// Every rank, then the members once more among themselves: ranks left out wait asleep (IdleWaits),
     /// and a barrier released through a sleeping rank lets the members leave it up to a poll apart.
