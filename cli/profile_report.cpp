@@ -1,5 +1,6 @@
 #include "profile_report.hpp"
 
+#include "dtsim/incast.hpp"
 #include "dtsim/units.hpp"
 #include "text_table.hpp"
 
@@ -33,6 +34,13 @@ void print_network(std::ostream& out, const Profile& profile) {
             first = false;
         }
     }
+    table.print(out, "  ");
+}
+
+void print_incast(std::ostream& out, const IncastCurve& incast) {
+    out << "\n  incast: what a receiving NIC keeps of its rate with senders started together (from the all-to-all)\n";
+    TextTable table({"senders", "rate kept"}, {true, true});
+    for (const auto& [senders, efficiency] : incast.points) table.add_row({std::to_string(senders), percent(efficiency)});
     table.print(out, "  ");
 }
 
@@ -76,6 +84,7 @@ void print_profile_report(std::ostream& out, const Profile& profile) {
     out << "profile " << profile.name << " (" << profile.source << ", schema " << profile.schema_version << ")\n";
     if (!profile.description.empty()) out << "  " << profile.description << "\n";
     if (!profile.network.empty()) print_network(out, profile);
+    if (const auto incast = inter_node_incast(profile); !incast.empty()) print_incast(out, incast);
     if (profile.compute) print_compute(out, *profile.compute);
     if (profile.compute && !profile.compute->codecs.empty()) print_codecs(out, *profile.compute);
     if (!profile.left_out.empty()) {

@@ -263,6 +263,7 @@ ClusterSpec read_cluster(const ConfigNode& doc, const Profile* profile) {
             if (fit.mode == "latency" && fit.op != "sendrecv" && fit.op != "exchange" && fit.op != "pingpong")
                 cluster.calibrated_collectives.push_back(fit);
         cluster.inter_node_exchange = profile->pair_exchange(LinkClass::inter_node);
+        cluster.incast = inter_node_incast(*profile);
     }
     // The NIC may be left out when the profile sets it (`nic: {count: 8}` then only says how many); one
     // written out is still checked, then overridden.

@@ -18,13 +18,17 @@ double replayed_pass_s(SimulationContext& ctx, int from, int to, double chunk, i
 }
 
 // The replay of one direct phase alone from `from`'s side, as exchange_with_all times it: the pair-exchange
-// addition, each send's overhead in turn, the route's latency, and the n - 1 shares sharing the link.
+// addition, each send's overhead in turn, the route's latency, and the n - 1 shares sharing the link, at
+// what the receiving port keeps under their incast.
 double replayed_exchange_with_all_s(SimulationContext& ctx, const Ring& group, int position, double share) {
     const int from = group.rank_at(position), to = group.rank_at(position + 1);
-    const double sends = group.count - 1;
+    const int sends = group.count - 1;
     const auto cost = ctx.message_cost(from, to, share);
+    const double port_share = from / ctx.scenario.cluster.gpus_per_node == to / ctx.scenario.cluster.gpus_per_node
+                                  ? 1
+                                  : port_incast(ctx.scenario).efficiency(sends);
     return pair_exchange_extra_s(ctx, from, to, share * sends) + sends * cost.overhead_s + ctx.route_latency_s(from, to) +
-           sends * cost.wire_bytes / ctx.link_between(from, to).effective_bytes_per_second();
+           sends * cost.wire_bytes / (ctx.link_between(from, to).effective_bytes_per_second() * port_share);
 }
 
 // The profile's latency-mode fit of `op` over a group of as many ranks and nodes as `group`, if any.

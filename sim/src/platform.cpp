@@ -72,6 +72,13 @@ bool stripes_parameter_servers(const Scenario& scenario) {
            !training.stragglers.node_failure.any() && scenario.debug.lose_message_to_rank < 0 && full_bisection;
 }
 
+const IncastCurve& port_incast(const Scenario& scenario) {
+    static const IncastCurve kPerfectlyShared;
+    const auto& strategy = scenario.training.strategy;
+    const bool drifting = strategy.kind == StrategyKind::parameter_server && strategy.sync != SyncMode::sync;
+    return drifting ? kPerfectlyShared : scenario.cluster.incast;
+}
+
 void configure_network_model(NetworkModel model) {
     if (model != NetworkModel::ideal) return;
     // Without these, CM02 applies TCP corrections and caps a flow at TCP-gamma / (2 × route latency).

@@ -1,5 +1,6 @@
 #include "platform_leaves.hpp"
 
+#include <algorithm>
 #include <map>
 
 namespace dtsim::sim {
@@ -23,8 +24,21 @@ double nic_link_latency_s(const ClusterSpec& cluster) {
     }
 }
 
-sg4::Link* duplex_link(sg4::NetZone* zone, const std::string& name, double bytes_per_second, double latency_s) {
-    return zone->create_split_duplex_link(name, bytes_per_second)->set_latency(latency_s)->seal();
+sg4::SplitDuplexLink* duplex_link(sg4::NetZone* zone, const std::string& name, double bytes_per_second, double latency_s) {
+    auto* link = zone->create_split_duplex_link(name, bytes_per_second);
+    link->set_latency(latency_s)->seal();
+    return link;
+}
+
+void lose_rate_to_incast(sg4::Link* port, const IncastCurve& incast) {
+    if (incast.empty()) return;
+    // The solver asks on every sharing it computes: a table, not the curve, answers it.
+    const int tabulated = std::max(2, incast.points.back().first);
+    std::vector<double> efficiency(static_cast<size_t>(tabulated) + 1);
+    for (int n = 0; n <= tabulated; ++n) efficiency[static_cast<size_t>(n)] = incast.efficiency(n);
+    port->set_sharing_policy(sg4::Link::SharingPolicy::NONLINEAR, [efficiency, tabulated](double capacity, int flows) {
+        return capacity * efficiency[static_cast<size_t>(std::clamp(flows, 0, tabulated))];
+    });
 }
 
 bool nics_inside_leaves(const ClusterSpec& cluster) {
@@ -52,7 +66,9 @@ LinkPool::LinkPool(sg4::NetZone* root, const Scenario& scenario)
     const int leaves = fabric_leaves(scenario);
     if (stripes_parameter_servers(scenario)) {
         const double nic = cluster.nic.effective_bytes_per_second();
-        server_group_ = duplex_link(root, "server-group", scenario.training.strategy.servers * nic, 0);
+        auto* group = duplex_link(root, "server-group", scenario.training.strategy.servers * nic, 0);
+        lose_rate_to_incast(group->get_link_up(), port_incast(scenario));  // every endpoint's pushes arrive up it
+        server_group_ = group;
         for (int node = 0; node < cluster.nodes; ++node)
             for (int k = 0; k < cluster.nics_per_node; ++k)
                 server_group_ports_.push_back(duplex_link(root, server_group_port_name(node, k), nic, 0));
@@ -72,10 +88,12 @@ LinkPool::LinkPool(sg4::NetZone* root, const Scenario& scenario)
     if (!nic_is_own_link(cluster)) return;
     for (int leaf = 0; leaf < leaves; ++leaf) {
         const int count = leaf < cluster.nodes ? cluster.nics_per_node : 1;
-        for (int k = 0; k < count; ++k)
-            nics_[static_cast<size_t>(leaf)].push_back(
-                duplex_link(root, "nic-" + std::to_string(leaf) + "-" + std::to_string(k),
-                            cluster.nic.effective_bytes_per_second(), nic_link_latency_s(cluster)));
+        for (int k = 0; k < count; ++k) {
+            auto* nic = duplex_link(root, "nic-" + std::to_string(leaf) + "-" + std::to_string(k),
+                                    cluster.nic.effective_bytes_per_second(), nic_link_latency_s(cluster));
+            lose_rate_to_incast(nic->get_link_down(), port_incast(scenario));  // what arrives at the leaf
+            nics_[static_cast<size_t>(leaf)].push_back(nic);
+        }
     }
 }
 

@@ -18,8 +18,13 @@ namespace dtsim::sim {
 inline constexpr double kUnboundedBytesPerSecond = 1e18;
 
 /// A split-duplex link: each direction has the bandwidth.
-simgrid::s4u::Link* duplex_link(simgrid::s4u::NetZone* zone, const std::string& name, double bytes_per_second,
-                                double latency_s);
+simgrid::s4u::SplitDuplexLink* duplex_link(simgrid::s4u::NetZone* zone, const std::string& name, double bytes_per_second,
+                                           double latency_s);
+
+/// Makes `port` (one direction of a NIC) lose rate to incast as `incast` says: with n flows across it at
+/// once it carries capacity x efficiency(n). The flows stand for senders: the simulator's collectives
+/// and parameter servers send one flow at a time from a host to a given peer.
+void lose_rate_to_incast(simgrid::s4u::Link* port, const IncastCurve& incast);
 
 /// Whether a leaf's NICs are links inside its zone, between its hosts and its gateway. Fat-tree and
 /// dragonfly links to a single-NIC node are its NIC; star and torus fabrics, nodes with several NICs, and

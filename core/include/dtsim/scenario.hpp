@@ -8,6 +8,7 @@
 
 #include "dtsim/compression_spec.hpp"
 #include "dtsim/hardware.hpp"
+#include "dtsim/incast.hpp"
 #include "dtsim/precision.hpp"
 #include "dtsim/profile.hpp"
 #include "dtsim/straggler_spec.hpp"
@@ -80,6 +81,9 @@ struct ClusterSpec {
     /// The profile's inter-node pair exchange against its ring step, when it has both (pair_exchange_extra_s
     /// in sim adds the difference to exchanges both ways with one peer).
     std::optional<PairExchange> inter_node_exchange;
+    /// The profile's inter-node incast (incast.hpp): what a NIC keeps of its receiving rate under
+    /// simultaneous senders. Empty without a profile that calibrated it: ports are shared perfectly.
+    IncastCurve incast;
     int gpus() const { return nodes * gpus_per_node; }
     /// The latency-mode fit of `op` over `ranks` ranks on `nodes` nodes, if the profile has one.
     const NetworkFit* calibrated_collective(std::string_view op, int ranks, int node_count) const;
