@@ -35,7 +35,7 @@ transport=(--mca btl_tcp_links 4)
 # The 5 hosts share this machine's cores: compute is an emulated device that sleeps, and waiting ranks
 # sleep between polls, so that the kernel's network stack gets the CPU (docs/fidelity.md, "Limits").
 measure_options=(--compute sleep --poll-interval 20us)
-# What the scenarios use (the all-to-all prices the direct all-reduce's phases); a broadcast sweep would only
+# What the scenarios use (the all-to-all prices the direct all-reduce's phases and the ports' incast); a broadcast sweep would only
 # lengthen the calibration. Waiting ranks spin here: calibrating with the measured runs' polling
 # (--poll-interval 20us) was tried and made the table worse (bench/results/accuracy-500mbit.md, "Tried").
 calibrate_options=(--backend mpi --max 16MiB --ops allreduce,allgather,alltoall,sendrecv,exchange,pingpong,gemm,memory_bandwidth,launch_latency,codec)
