@@ -22,8 +22,9 @@ simgrid::s4u::SplitDuplexLink* duplex_link(simgrid::s4u::NetZone* zone, const st
                                            double latency_s);
 
 /// Makes `port` (one direction of a NIC) lose rate to incast as `incast` says: with n flows across it at
-/// once it carries capacity x efficiency(n). The flows stand for senders: the simulator's collectives
-/// and parameter servers send one flow at a time from a host to a given peer.
+/// once it carries capacity x efficiency(n). Flows stand for senders: collectives and workers send one
+/// at a time to a peer. A server's replies for consecutive buckets may overlap on a worker's port, which
+/// the server's own port, shared by every worker, keeps from being their bottleneck.
 void lose_rate_to_incast(simgrid::s4u::Link* port, const IncastCurve& incast);
 
 /// Whether a leaf's NICs are links inside its zone, between its hosts and its gateway. Fat-tree and
