@@ -34,8 +34,7 @@ void allreduce(SimulationContext& ctx, int slot, const Ring& all, double bytes) 
         case AllReduceAlgorithm::hierarchical: return hierarchical_allreduce(ctx, slot, all.me(), bytes);
         case AllReduceAlgorithm::tree: return tree_allreduce(ctx, slot, all, bytes);
         case AllReduceAlgorithm::halving_doubling: return halving_doubling_allreduce(ctx, slot, all, bytes);
-        case AllReduceAlgorithm::direct:
-            return direct_allreduce(ctx, slot, all, bytes, calibrated_extra_phase_s(ctx, all, bytes));
+        case AllReduceAlgorithm::direct: return direct_allreduce(ctx, slot, all, bytes);
     }
 }
 

@@ -17,20 +17,6 @@ double replayed_pass_s(SimulationContext& ctx, int from, int to, double chunk, i
            (steps - 1) * step_s(ctx.message_cost(from, to, chunk, false, ring_members));
 }
 
-// The replay of one direct phase alone from `from`'s side, as exchange_with_all times it: the pair-exchange
-// addition, each send's overhead in turn, the route's latency, and the n - 1 shares sharing the link, at
-// what the receiving port keeps under their incast.
-double replayed_exchange_with_all_s(SimulationContext& ctx, const Ring& group, int position, double share) {
-    const int from = group.rank_at(position), to = group.rank_at(position + 1);
-    const int sends = group.count - 1;
-    const auto cost = ctx.message_cost(from, to, share);
-    const double port_share = from / ctx.scenario.cluster.gpus_per_node == to / ctx.scenario.cluster.gpus_per_node
-                                  ? 1
-                                  : port_incast(ctx.scenario).efficiency(sends);
-    return pair_exchange_extra_s(ctx, from, to, share * sends) + sends * cost.overhead_s + ctx.route_latency_s(from, to) +
-           sends * cost.wire_bytes / (ctx.link_between(from, to).effective_bytes_per_second() * port_share);
-}
-
 // The profile's latency-mode fit of `op` over a group of as many ranks and nodes as `group`, if any.
 const NetworkFit* calibrated_fit(const SimulationContext& ctx, std::string_view op, const Ring& group) {
     const auto& cluster = ctx.scenario.cluster;
@@ -54,14 +40,6 @@ double calibrated_extra_step_s(SimulationContext& ctx, std::string_view op, cons
     for (int i = 0; i < ring.count; ++i)
         pass_s = std::max(pass_s, replayed_pass_s(ctx, ring.rank_at(i), ring.rank_at(i + 1), chunk, steps, ring.count));
     return std::max(0.0, (fit->seconds(bytes) - pass_s) / steps);
-}
-
-double calibrated_extra_phase_s(SimulationContext& ctx, const Ring& group, double bytes) {
-    const NetworkFit* fit = bytes <= 0 ? nullptr : calibrated_fit(ctx, "alltoall", group);
-    if (!fit) return 0;
-    double phase_s = 0;  // the slowest rank's, as for rings
-    for (int i = 0; i < group.count; ++i) phase_s = std::max(phase_s, replayed_exchange_with_all_s(ctx, group, i, bytes / group.count));
-    return std::max(0.0, fit->seconds(bytes) - phase_s);
 }
 
 double pair_exchange_extra_s(const SimulationContext& ctx, int a, int b, double bytes) {

@@ -233,13 +233,10 @@ void halving_doubling_allreduce(SimulationContext& ctx, int actor_slot, const Ri
     if (folds_in) send(ctx, actor_slot, group.me(), group.rank_at(p - 1), bytes);
 }
 
-void direct_allreduce(SimulationContext& ctx, int actor_slot, const Ring& group, double bytes, double extra_phase_s) {
+void direct_allreduce(SimulationContext& ctx, int actor_slot, const Ring& group, double bytes) {
     if (group.count < 2) return;
     // Reduce-scatter then all-gather: the same exchange of one share with every other rank, twice.
-    for (int phase = 0; phase < 2; ++phase) {
-        if (extra_phase_s > 0) sg4::this_actor::sleep_for(extra_phase_s);
-        exchange_with_all(ctx, actor_slot, group, bytes / group.count);
-    }
+    for (int phase = 0; phase < 2; ++phase) exchange_with_all(ctx, actor_slot, group, bytes / group.count);
 }
 
 void binomial_broadcast(SimulationContext& ctx, int actor_slot, const Ring& group, double bytes) {

@@ -102,25 +102,3 @@ TEST_CASE("an exchange both ways with one peer costs what the profile's pair exc
     // A ring's neighbours differ: its steps are not pair exchanges.
     CHECK(allreduce_comm_s(dir, profile, 8) == Approx(replay_s(8)).epsilon(1e-9));
 }
-
-TEST_CASE("a direct all-reduce over a calibrated group costs the measured all-to-all per phase", "[integration][profile]") {
-    // Each phase is an all-to-all of the 2 MB bucket: 3 shares of 0.5 MB at once over the sender's link,
-    // 20 us + 1.5 MB at 50 MB/s = 30.02 ms replayed. Timed at 40 ms (1 MB) and 100 ms (4 MB): 60 ms at 2 MB.
-    auto profile = calibrated_profile(0.01, 0.04);
-    const double phase = kLatency + 3 * 0.5e6 / kBandwidth;
-    test::TempDir dir;
-    CHECK(allreduce_comm_s(dir, profile, 4, "direct") == Approx(2 * phase).epsilon(1e-9));
-    NetworkFit alltoall = profile.network.back();
-    alltoall.op = "alltoall";
-    // Its large-message rate is that of a perfectly shared port (4/3 the link's): no incast of its own.
-    alltoall.model.segments = {{0, kLatency, kBandwidth * 4 / 3}};
-    alltoall.measured = {{1e6, 0.04}, {4e6, 0.1}};
-    profile.network.push_back(alltoall);
-    CHECK(allreduce_comm_s(dir, profile, 4, "direct") == Approx(2 * 0.06).epsilon(1e-9));
-    // Faster than the replay: the replay.
-    profile.network.back().measured = {{1e6, 0.001}, {4e6, 0.004}};
-    CHECK(allreduce_comm_s(dir, profile, 4, "direct") == Approx(2 * phase).epsilon(1e-9));
-    // Eight ranks were never calibrated: the replay.
-    profile.network.back().measured = {{1e6, 0.04}, {4e6, 0.1}};
-    CHECK(allreduce_comm_s(dir, profile, 8, "direct") == Approx(2 * (kLatency + 7 * 0.25e6 / kBandwidth)).epsilon(1e-9));
-}

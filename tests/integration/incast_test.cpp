@@ -1,6 +1,6 @@
 // A profile whose all-to-all kept less than a perfectly shared port makes ports that take flows started
-// together (a synchronous parameter server's pushes) run at that share; asynchronous workers, and rings
-// (one sender per port), keep the whole port.
+// together (a synchronous parameter server's pushes, a direct all-reduce's phases) run at that share;
+// asynchronous workers, and rings (one sender per port), keep the whole port.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -68,6 +68,17 @@ TEST_CASE("a synchronous parameter server takes its workers' pushes at what the 
     const double pushes = 4 * kBytes / (kBandwidth * kKept), replies = 4 * kBytes / kBandwidth;
     CHECK(iteration_s(dir, false, kServer + ", sync: sync}") == Approx(2 * replies + 2 * kLatency).epsilon(1e-9));
     CHECK(iteration_s(dir, true, kServer + ", sync: sync}") == Approx(pushes + replies + 2 * kLatency).epsilon(1e-9));
+}
+
+TEST_CASE("a direct all-reduce's receiving ports take their senders at what the calibrated port keeps",
+          "[integration][profile][incast]") {
+    test::TempDir dir;
+    // Each phase: every rank sends a 2 MB share to each of the 3 others at once, and each port takes 3
+    // senders. The profile calibrated 4 senders (80 %); 3 lie between 1 (100 %) and 4: 86.7 %.
+    const double kept_by_three = 1 - (1 - kKept) * 2 / 3;
+    const std::string direct = "{kind: allreduce, algorithm: direct, bucket: 1GB}";
+    CHECK(iteration_s(dir, false, direct) == Approx(2 * (kLatency + 3 * 2e6 / kBandwidth)).epsilon(1e-9));
+    CHECK(iteration_s(dir, true, direct) == Approx(2 * (kLatency + 3 * 2e6 / (kBandwidth * kept_by_three))).epsilon(1e-9));
 }
 
 TEST_CASE("asynchronous workers and rings keep the whole port under a calibrated incast", "[integration][profile][incast]") {

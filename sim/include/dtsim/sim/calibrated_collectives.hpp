@@ -19,13 +19,6 @@ namespace dtsim::sim {
 /// spread over the steps; 0 without such a calibration, or when the replay is already as slow.
 double calibrated_extra_step_s(SimulationContext& ctx, std::string_view op, const Ring& ring, double bytes, int steps);
 
-/// Time to add to each phase of a direct all-reduce of `bytes` over `group`, an all-to-all of `bytes`:
-/// where the profile timed the all-to-all (Open MPI's linear one: every send at once) over a group of as
-/// many ranks and nodes, the calibrated time minus the replayed phase; 0 otherwise. Every rank sending to
-/// every other at once loses throughput to incast at each receiving port, which the flows' fair sharing
-/// does not describe (the 5-host testbed: 2 MB direct all-reduces took 57-93 ms against 51 ms of flows).
-double calibrated_extra_phase_s(SimulationContext& ctx, const Ring& group, double bytes);
-
 /// Time to add to an exchange of `bytes` each way between GPU ranks `a` and `b` on different nodes, both
 /// ways at once (halving-doubling's steps, each pair of direct's all-to-all): what the profile's pair
 /// exchange took beyond its ring step (PairExchange). 0 within a node or without such a calibration.

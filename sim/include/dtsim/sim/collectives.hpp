@@ -60,9 +60,9 @@ void halving_doubling_allreduce(SimulationContext& ctx, int actor_slot, const Ri
 
 /// Direct all-reduce: every rank sends bytes/n to every other at once (a reduce-scatter: each reduces
 /// the share it owns), then its reduced share to every other at once (an all-gather). Both fidelities
-/// send every message: n(n-1) per phase, for groups of up to a few hundred ranks. Each phase, an all-to-all
-/// of `bytes`, first waits `extra_phase_s` (calibrated_extra_phase_s).
-void direct_allreduce(SimulationContext& ctx, int actor_slot, const Ring& group, double bytes, double extra_phase_s = 0);
+/// send every message: n(n-1) per phase, for groups of up to a few hundred ranks. Each receiving port
+/// takes its n - 1 senders at what the profile's incast says it keeps (port_incast).
+void direct_allreduce(SimulationContext& ctx, int actor_slot, const Ring& group, double bytes);
 
 /// Hierarchical all-reduce for multi-GPU nodes: intra-node reduce-scatter, inter-node ring all-reduce
 /// of each GPU's shard among the GPUs with the same local index, intra-node all-gather.
