@@ -36,9 +36,8 @@ transport=(--mca btl_tcp_links 4)
 # sleep between polls, so that the kernel's network stack gets the CPU (docs/fidelity.md, "Limits").
 measure_options=(--compute sleep --poll-interval 20us)
 # What the scenarios use (the all-to-all prices the direct all-reduce's phases and the ports' incast); a
-# broadcast sweep would only lengthen the calibration. Waiting ranks poll as in the measured runs: 5 spinning
-# ranks on 2 cores starved the network stack, and the all-to-all stalled for 40-80 ms in some calibrations
-# that no measured run showed (bench/results/accuracy-500mbit.md, 2026-11-23).
+# broadcast sweep would only lengthen the calibration. Waiting ranks poll as in the measured runs, so that
+# both see the network stack with the same CPU left to it (bench/results/accuracy-500mbit.md, 2026-11-23).
 calibrate_options=(--poll-interval 20us --backend mpi --max 16MiB --ops allreduce,allgather,alltoall,sendrecv,exchange,pingpong,gemm,memory_bandwidth,launch_latency,codec)
 
 # Taken before this run rewrites its own tracked outputs; only changes outside bench/results count.

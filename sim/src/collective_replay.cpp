@@ -40,7 +40,11 @@ std::vector<double> simulate_collectives(const Scenario& scenario, const std::ve
         if (trial.ranks < 2 || trial.ranks > world)
             throw std::invalid_argument("a replayed " + trial.op + " needs 2 to " + std::to_string(world) + " ranks");
     auto engine = start_engine(world, scenario.cluster.network_model);
-    SimulationContext ctx(scenario, build_platform(scenario), {});
+    // The replay's own error: ports shared perfectly, since the profile's incast comes from the very
+    // all-to-alls replayed here.
+    Scenario point_to_point = scenario;
+    point_to_point.cluster.incast = {};
+    SimulationContext ctx(point_to_point, build_platform(point_to_point), {});
     ctx.passes_start_idle = true;
     std::vector<double> starts(trials.size(), 0), ends(trials.size(), 0);
     // Every rank meets every other at a barrier before each trial, so each starts from quiet links.
