@@ -36,9 +36,10 @@ transport=(--mca btl_tcp_links 4)
 # sleep between polls, so that the kernel's network stack gets the CPU (docs/fidelity.md, "Limits").
 measure_options=(--compute sleep --poll-interval 20us)
 # What the scenarios use (the all-to-all prices the direct all-reduce's phases and the ports' incast); a
-# broadcast sweep would only lengthen the calibration. Waiting ranks poll as in the measured runs, so that
-# both see the network stack with the same CPU left to it (bench/results/accuracy-500mbit.md, 2026-11-23).
-calibrate_options=(--poll-interval 20us --backend mpi --max 16MiB --ops allreduce,allgather,alltoall,sendrecv,exchange,pingpong,gemm,memory_bandwidth,launch_latency,codec)
+# broadcast sweep would only lengthen the calibration. Waiting ranks spin here: calibrating with the measured
+# runs' polling (--poll-interval 20us) was tried twice (session 5, and 2026-11-23 04:40Z-05:30Z): codecs
+# then timed 30-40 % slower and small collectives 3-4x longer (bench/results/accuracy-500mbit.md, "Tried").
+calibrate_options=(--backend mpi --max 16MiB --ops allreduce,allgather,alltoall,sendrecv,exchange,pingpong,gemm,memory_bandwidth,launch_latency,codec)
 
 # Taken before this run rewrites its own tracked outputs; only changes outside bench/results count.
 commit="$(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet -- . ':!bench/results' || echo ' (with uncommitted changes)')"
