@@ -37,8 +37,9 @@ transport=(--mca btl_tcp_links 4)
 measure_options=(--compute sleep --poll-interval 20us)
 # What the scenarios use (the all-to-all prices the direct all-reduce's phases and the ports' incast); a
 # broadcast sweep would only lengthen the calibration. Waiting ranks spin here: calibrating with the measured
-# runs' polling (--poll-interval 20us) was tried twice (session 5, and 2026-11-23 04:40Z-05:30Z): codecs
-# then timed 30-40 % slower and small collectives 3-4x longer (bench/results/accuracy-500mbit.md, "Tried").
+# runs' polling (--poll-interval 20us) was tried twice (session 5, and 2026-11-23 04:40Z-05:30Z): small
+# collectives then timed 3-4x longer, and it did not remove the all-to-all's stalls
+# (bench/results/accuracy-500mbit.md, "Calibrating with the measured runs' polling").
 calibrate_options=(--backend mpi --max 16MiB --ops allreduce,allgather,alltoall,sendrecv,exchange,pingpong,gemm,memory_bandwidth,launch_latency,codec)
 
 # Taken before this run rewrites its own tracked outputs; only changes outside bench/results count.
