@@ -20,17 +20,7 @@ constexpr double kBucket = 2e6;
 // Inter-node ping-pongs of exactly kLatency + bytes / kBandwidth, and a 4-rank all-reduce timed at 1 MB and
 // 4 MB (the 2 MB bucket lies between them).
 Profile calibrated_profile(double seconds_1mb, double seconds_4mb) {
-    Profile profile;
-    profile.name = "calibrated-allreduce";
-    profile.source = "measured";
-    profile.environment_json = "{}";
-    NetworkFit link;
-    link.op = "pingpong";
-    link.mode = "latency";
-    link.link_class = LinkClass::inter_node;
-    link.nodes = 2;
-    link.model.segments = {{0, kLatency, kBandwidth}};
-    profile.network.push_back(link);
+    auto profile = test::pingpong_profile("calibrated-allreduce", LinkClass::inter_node, {{0, kLatency, kBandwidth}});
     NetworkFit allreduce;
     allreduce.op = "allreduce";
     allreduce.mode = "latency";

@@ -20,20 +20,6 @@ void write(const std::string& path, const std::string& text) {
     out << text;
 }
 
-Profile pingpong_profile(std::vector<AlphaBetaSegment> segments, LinkClass link_class = LinkClass::intra_node) {
-    Profile profile;
-    profile.name = "closed-form";
-    profile.source = "measured";
-    profile.environment_json = "{}";
-    NetworkFit fit;
-    fit.op = "pingpong";
-    fit.mode = "latency";
-    fit.link_class = link_class;
-    fit.model.segments = std::move(segments);
-    profile.network.push_back(fit);
-    return profile;
-}
-
 std::string sample_line(const std::string& op, double bytes, double seconds, bool across_nodes) {
     static int id = 0;
     return nlohmann::json{{"key", op + std::to_string(++id)},
@@ -76,7 +62,7 @@ TEST_CASE("cross-validation reproduces the closed forms of each collective", "[i
     auto t = [&](double bytes) { return alpha + bytes / beta; };
     const double n = kRanks;
     test::TempDir dir;
-    const auto rows = validate(dir, pingpong_profile({{0, alpha, beta}}),
+    const auto rows = validate(dir, test::pingpong_profile("closed-form", LinkClass::intra_node, {{0, alpha, beta}}),
                                {{"allreduce", [&](double s) { return 2 * (n - 1) * t(s / n); }},
                                 {"allgather", [&](double s) { return (n - 1) * t(s / n); }},
                                 {"reducescatter", [&](double s) { return (n - 1) * t(s / n); }},
@@ -97,7 +83,7 @@ TEST_CASE("cross-validation replays the all-to-all on perfectly shared ports, wh
     // The profile's all-to-all over 4 nodes kept half a perfectly shared port: its incast comes from the
     // very samples replayed, so the replay leaves it out and its error stays the point-to-point model's.
     const double alpha = 10e-6, beta = 1e8, n = kRanks;
-    auto profile = pingpong_profile({{0, alpha, beta}}, LinkClass::inter_node);
+    auto profile = test::pingpong_profile("closed-form", LinkClass::inter_node, {{0, alpha, beta}});
     NetworkFit alltoall = profile.network.front();
     alltoall.op = "alltoall";
     alltoall.ranks = kRanks;
@@ -116,7 +102,7 @@ TEST_CASE("cross-validation replays the all-to-all on perfectly shared ports, wh
 TEST_CASE("per-message overheads of a piecewise fit reach every ring step", "[integration][fit]") {
     // Small messages are cheap and slow (eager); large ones pay a rendezvous but stream faster.
     const std::vector<AlphaBetaSegment> segments{{0, 5e-6, 0.5e9}, {65536, 30e-6, 1e9}};
-    const auto profile = pingpong_profile(segments);
+    const auto profile = test::pingpong_profile("closed-form", LinkClass::intra_node, segments);
     const PiecewiseAlphaBeta model{segments};
     const double n = kRanks;
     test::TempDir dir;
@@ -136,7 +122,7 @@ TEST_CASE("a ring's first step costs the one-at-a-time fit, its others the back-
     // faster still, down to the link's latency.
     const PiecewiseAlphaBeta steady{{{0, 10e-6, 1e9}, {65536, 0, 0.8e9}}};
     const PiecewiseAlphaBeta idle{{{0, 5e-6, 2e9}}};
-    Profile profile = pingpong_profile({});
+    Profile profile = test::pingpong_profile("closed-form", LinkClass::intra_node, {});
     profile.network.clear();
     for (const auto& [mode, model] : {std::pair{"throughput", steady}, std::pair{"latency", idle}}) {
         NetworkFit fit;

@@ -21,19 +21,9 @@ constexpr double kKept = 0.8;  // what a port keeps of its rate with 4 senders
 // Ping-pongs of exactly kLatency + bytes / kBandwidth; with `incast`, an all-to-all over 5 ranks on 5 nodes
 // at kKept of a perfectly shared port's rate.
 Profile profile(bool incast) {
-    Profile out;
-    out.name = "incast";
-    out.source = "measured";
-    out.environment_json = "{}";
-    NetworkFit link;
-    link.op = "pingpong";
-    link.mode = "latency";
-    link.link_class = LinkClass::inter_node;
-    link.nodes = 2;
-    link.model.segments = {{0, kLatency, kBandwidth}};
-    out.network.push_back(link);
+    auto out = test::pingpong_profile("incast", LinkClass::inter_node, {{0, kLatency, kBandwidth}});
     if (!incast) return out;
-    NetworkFit alltoall = link;
+    NetworkFit alltoall = out.network.front();
     alltoall.op = "alltoall";
     alltoall.ranks = 5;
     alltoall.nodes = 5;

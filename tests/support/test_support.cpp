@@ -121,4 +121,19 @@ std::string closed_form_scenario(int nodes, const std::string& strategy_yaml, co
     return yaml.str();
 }
 
+Profile pingpong_profile(const std::string& name, LinkClass link_class, std::vector<AlphaBetaSegment> segments) {
+    Profile profile;
+    profile.name = name;
+    profile.source = "measured";
+    profile.environment_json = "{}";
+    NetworkFit fit;
+    fit.op = "pingpong";
+    fit.mode = "latency";
+    fit.link_class = link_class;
+    fit.nodes = link_class == LinkClass::inter_node ? 2 : 1;
+    fit.model.segments = std::move(segments);
+    profile.network.push_back(std::move(fit));
+    return profile;
+}
+
 }  // namespace dtsim::test

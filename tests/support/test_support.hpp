@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "dtsim/profile.hpp"
 #include "dtsim/run.hpp"
 #include "dtsim/scenario.hpp"
 #include "dtsim/sim/collective_replay.hpp"
@@ -40,6 +41,10 @@ std::filesystem::path source_dir();
 
 /// A fresh directory removed when the object dies.
 using TempDir = TemporaryDirectory;
+
+/// A measured profile named `name` whose only fit is a latency-mode ping-pong of `link_class` with these
+/// segments (between two nodes for inter_node): the point-to-point model closed-form tests start from.
+Profile pingpong_profile(const std::string& name, LinkClass link_class, std::vector<AlphaBetaSegment> segments);
 
 /// A scenario for closed-form checks: star fabric, ideal network, one GPU per node, zero compute,
 /// one bucket holding all gradients, one iteration.
