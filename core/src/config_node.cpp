@@ -207,7 +207,7 @@ double ConfigNode::flops_per_second(std::string_view key) const {
     return *parsed;
 }
 
-std::string ConfigNode::choice(std::string_view key, std::initializer_list<std::string_view> options) const {
+std::string ConfigNode::choice(std::string_view key, const std::vector<std::string_view>& options) const {
     std::string list;
     for (auto option : options) list += (list.empty() ? "" : " | ") + std::string(option);
     auto value = scalar(key, ("one of " + list).c_str());

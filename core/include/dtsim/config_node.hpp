@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "dtsim/name_table.hpp"
+
 namespace dtsim {
 
 /// Where a document came from, and which dotted keys were replaced from the command line.
@@ -45,7 +47,12 @@ public:
     double seconds(std::string_view key) const;
     double bytes_per_second(std::string_view key) const;
     double flops_per_second(std::string_view key) const;
-    std::string choice(std::string_view key, std::initializer_list<std::string_view> options) const;
+    std::string choice(std::string_view key, const std::vector<std::string_view>& options) const;
+    /// The value at `key` as one of the table's names.
+    template <typename Enum, std::size_t N>
+    Enum choice(std::string_view key, const NameTable<Enum, N>& table) const {
+        return *table.parse(choice(key, table.names()));
+    }
 
     /// This node must be a mapping whose keys are all in `allowed`; an unknown key is an error with a
     /// did-you-mean suggestion.
