@@ -1,6 +1,7 @@
 #include "run_report.hpp"
 
 #include "dtsim/buckets.hpp"
+#include "dtsim/cost_model.hpp"
 #include "dtsim/units.hpp"
 #include "text_table.hpp"
 
@@ -35,17 +36,18 @@ void print_run_summary_table(std::ostream& out, const RunSummary& s, const std::
 void print_run_report(std::ostream& out, const Scenario& scenario, const Run& run) {
     const auto& c = scenario.cluster;
     const auto& strategy = scenario.training.strategy;
-    const auto buckets = make_buckets(scenario.model, strategy.bucket_bytes).buckets.size();
+    const CostModel costs(scenario);
+    const auto buckets = make_buckets(costs.layers(), strategy.bucket_bytes).buckets.size();
     out << "dtsim simulate: " << scenario.name << " (" << to_string(run.kind) << ")\n";
     out << "  cluster   " << c.nodes << " node(s) × " << c.gpus_per_node << " GPU(s) " << c.gpu.name << " = "
         << c.gpus() << " GPUs; " << (c.nics_per_node > 1 ? std::to_string(c.nics_per_node) + " × " : "") << "NIC "
-        << format_bytes_per_second(c.nic.effective_bytes_per_second()) << ", "
-        << format_seconds(c.nic.latency_s) << "; " << to_string(c.fabric.topology) << " fabric; "
+        << format_bytes_per_second(costs.nic().effective_bytes_per_second()) << ", "
+        << format_seconds(costs.nic().latency_s) << "; " << to_string(c.fabric.topology) << " fabric; "
         << to_string(c.network_model) << " network model\n";
     const int micro_batches = scenario.training.accumulation_steps;
     out << "  model     " << scenario.model.name << ", batch " << scenario.model.batch_per_gpu << "/GPU"
         << (micro_batches > 1 ? " × " + std::to_string(micro_batches) + " accumulated micro-batches" : "") << ", "
-        << to_string(scenario.model.precision) << ", " << format_bytes(scenario.model.gradient_bytes())
+        << to_string(scenario.model.precision) << ", " << format_bytes(costs.gradient_bytes())
         << " of gradients in " << buckets << " bucket(s)\n";
     out << "  strategy  " << run.strategy << ", bucket " << format_bytes(strategy.bucket_bytes) << ", overlap "
         << (strategy.overlap ? "on" : "off") << ", " << to_string(scenario.training.fidelity) << " fidelity, "

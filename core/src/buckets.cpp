@@ -2,10 +2,10 @@
 
 namespace dtsim {
 
-BucketPlan make_buckets(const ModelSpec& model, double bucket_bytes) {
+BucketPlan make_buckets(const std::vector<LayerWork>& layers, double bucket_bytes) {
     BucketPlan plan;
     Bucket current;
-    for (auto layer = model.layers.rbegin(); layer != model.layers.rend(); ++layer) {
+    for (auto layer = layers.rbegin(); layer != layers.rend(); ++layer) {
         current.bytes += layer->gradient_bytes;
         current.backward_s += layer->backward_s;
         ++current.layers;

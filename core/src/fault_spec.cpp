@@ -75,8 +75,7 @@ NodeFailureSpec read_node_failure(const ConfigNode& node, const ClusterSpec& clu
     if (!node.has("node")) node.fail("node", "is missing: the node that fails, such as node: 1");
     failure.node = index_in(node, "node", cluster.nodes);
     failure.at_s = node.seconds("at");
-    failure.recovery = node.choice("recovery", {"restart-from-checkpoint", "drop"}) == "drop" ? Recovery::drop
-                                                                                              : Recovery::restart_from_checkpoint;
+    failure.recovery = node.choice("recovery", kRecoveryNames);
     if (failure.recovery == Recovery::restart_from_checkpoint) {
         if (!node.has("checkpoint_interval"))
             node.fail("checkpoint_interval", "is missing: restart-from-checkpoint needs an interval, such as 5 (iterations) or 30s");

@@ -35,7 +35,8 @@ std::vector<double> worker_rates(const std::vector<std::vector<double>>& ends, d
 }
 
 // Busiest direction of each server's NIC over the measured iterations, against the NIC's capacity.
-double server_link_utilisation(const Scenario& scenario, const std::vector<Span>& spans, int first_measured, double seconds) {
+double server_link_utilisation(const Scenario& scenario, const LinkModel& nic, const std::vector<Span>& spans,
+                               int first_measured, double seconds) {
     const auto& strategy = scenario.training.strategy;
     if (strategy.kind != StrategyKind::parameter_server || seconds <= 0) return 0;
     const int workers = scenario.cluster.gpus();
@@ -45,7 +46,7 @@ double server_link_utilisation(const Scenario& scenario, const std::vector<Span>
         const auto server = static_cast<size_t>(span.rank - workers);
         (span.lane == Lane::compute ? in : out)[server] += span.bytes;  // aggregated = received, sent = sent
     }
-    const double capacity = scenario.cluster.nic.effective_bytes_per_second() * seconds;
+    const double capacity = nic.effective_bytes_per_second() * seconds;
     double total = 0;
     for (size_t p = 0; p < in.size(); ++p) total += std::max(in[p], out[p]) / capacity;
     return total / static_cast<double>(in.size());
@@ -60,11 +61,21 @@ std::string describe_strategy(const StrategySpec& strategy) {
            (strategy.sharding == Sharding::round_robin ? " round-robin" : "");
 }
 
-double single_gpu_iteration_time_s(const Scenario& scenario) {
-    return scenario.training.accumulation_steps * (scenario.model.forward_s() + scenario.model.backward_s());
+Run start_run(const Scenario& scenario, RunKind kind, const std::vector<int>& server_nodes) {
+    Run run;
+    run.kind = kind;
+    run.scenario_name = scenario.name;
+    run.scenario_hash = scenario.hash;
+    run.scenario_text = scenario.canonical_text;
+    run.strategy = describe_strategy(scenario.training.strategy);
+    const int workers = scenario.cluster.gpus();
+    for (int r = 0; r < workers; ++r) run.ranks.push_back({r, scenario.cluster.node_of(r), "gpu " + std::to_string(r)});
+    for (size_t p = 0; p < server_nodes.size(); ++p)
+        run.ranks.push_back({workers + static_cast<int>(p), server_nodes[p], "server " + std::to_string(p)});
+    return run;
 }
 
-RunSummary summarize(const Scenario& scenario, const std::vector<Span>& spans, const std::vector<double>& iteration_ends,
+RunSummary summarize(const Scenario& scenario, const CostModel& costs, const std::vector<Span>& spans, const std::vector<double>& iteration_ends,
                      std::vector<IterationRecord>& iterations, const Observations& observed) {
     const int workers = scenario.cluster.gpus();
     const int count = static_cast<int>(iteration_ends.size());
@@ -102,7 +113,7 @@ RunSummary summarize(const Scenario& scenario, const std::vector<Span>& spans, c
     s.gpus_per_node = scenario.cluster.gpus_per_node;
     s.batch_per_gpu = scenario.model.batch_per_gpu;
     const double samples = scenario.samples_per_gpu_iteration();
-    s.gradient_bytes = scenario.model.gradient_bytes();
+    s.gradient_bytes = costs.gradient_bytes();
     s.iteration_time_s = measured_time / measured;
     s.samples_per_s = s.iteration_time_s > 0 ? applying_workers * samples / s.iteration_time_s : 0;
     const auto rates = worker_rates(observed.rank_iteration_ends, samples);
@@ -115,7 +126,7 @@ RunSummary summarize(const Scenario& scenario, const std::vector<Span>& spans, c
             s.iteration_time_s = s.samples_per_s > 0 ? applying_workers * samples / s.samples_per_s : 0;
         }
     }
-    s.single_gpu_iteration_time_s = single_gpu_iteration_time_s(scenario);
+    s.single_gpu_iteration_time_s = costs.single_gpu_iteration_s();
     s.speedup = s.iteration_time_s > 0 ? applying_workers * s.single_gpu_iteration_time_s / s.iteration_time_s : 0;
     s.scaling_efficiency = s.speedup / workers;
     s.compute_time_s = compute / per_rank_iteration;
@@ -125,7 +136,7 @@ RunSummary summarize(const Scenario& scenario, const std::vector<Span>& spans, c
     s.comm_share = s.iteration_time_s > 0 ? s.comm_time_s / s.iteration_time_s : 0;
     s.wait_share = s.iteration_time_s > 0 ? s.wait_time_s / s.iteration_time_s : 0;
     add_staleness(s, observed.staleness);
-    s.server_link_utilisation = server_link_utilisation(scenario, spans, first_measured, measured_time);
+    s.server_link_utilisation = server_link_utilisation(scenario, costs.nic(), spans, first_measured, measured_time);
     s.lost_work_s = observed.lost_work_s;
     s.restart_s = observed.restart_s;
     s.checkpoint_s = observed.checkpoint_s;

@@ -6,56 +6,13 @@
 #include <filesystem>
 #include <memory>
 
-#include "dtsim/compute_model.hpp"
+#include "dtsim/cost_model.hpp"
 #include "dtsim/config_node.hpp"
 #include "dtsim/data_paths.hpp"
 #include "dtsim/input_error.hpp"
 #include "dtsim/model_zoo.hpp"
-#include "dtsim/sum_over.hpp"
 
 namespace dtsim {
-
-// The scenario's names of the fabric topologies, in enum order.
-const std::initializer_list<std::string_view> kTopologies{"star", "fat-tree", "rail-optimized", "dragonfly", "torus"};
-
-std::string to_string(Topology value) { return std::string(kTopologies.begin()[static_cast<size_t>(value)]); }
-std::string to_string(NetworkModel value) { return value == NetworkModel::ideal ? "ideal" : "simgrid"; }
-std::string to_string(Fidelity value) { return value == Fidelity::step ? "step" : "flow"; }
-std::string to_string(StrategyKind value) {
-    return value == StrategyKind::allreduce ? "allreduce" : "parameter-server";
-}
-
-// The scenario's names of the all-reduce algorithms, in enum order.
-const std::initializer_list<std::string_view> kAllReduceAlgorithms{"ring", "hierarchical", "tree", "halving-doubling",
-                                                                   "direct"};
-
-std::string to_string(AllReduceAlgorithm value) {
-    return std::string(kAllReduceAlgorithms.begin()[static_cast<size_t>(value)]);
-}
-std::string to_string(ServerPlacement value) {
-    return value == ServerPlacement::dedicated ? "dedicated" : "colocated";
-}
-std::string to_string(SyncMode value) {
-    return value == SyncMode::sync ? "sync" : value == SyncMode::async ? "async" : "ssp";
-}
-std::string to_string(Sharding value) { return value == Sharding::by_size ? "by-size" : "round-robin"; }
-
-MessageCost LinkSpec::message_cost(double bytes, bool first_of_pass, int ring_members) const {
-    if (!calibrated) return {0, bytes};
-    const auto step = ring_steps.find(ring_members);
-    const LinkCost& timed = step != ring_steps.end() ? step->second : *calibrated;
-    return calibrated->carrying(timed.fitted_s(bytes, first_of_pass), bytes);
-}
-
-const NetworkFit* ClusterSpec::calibrated_collective(std::string_view op, int ranks, int node_count) const {
-    for (const auto& fit : calibrated_collectives)
-        if (fit.op == op && fit.ranks == ranks && fit.nodes == node_count) return &fit;
-    return nullptr;
-}
-
-double ModelSpec::gradient_bytes() const { return sum_over(layers, &LayerWork::gradient_bytes); }
-double ModelSpec::forward_s() const { return sum_over(layers, &LayerWork::forward_s); }
-double ModelSpec::backward_s() const { return sum_over(layers, &LayerWork::backward_s); }
 
 long long FabricSpec::positions() const {
     if (topology == Topology::dragonfly) return dragonfly.positions();
@@ -110,7 +67,7 @@ LinkSpec read_link(const ConfigNode& parent, const std::string& key, const std::
     }
     if (!preset.empty()) {
         auto net = load_network_preset(preset, section ? section->where("preset") : parent.where(key));
-        link = LinkSpec{preset, net.bytes_per_second, net.latency_s, net.efficiency, std::nullopt, {}};
+        link = LinkSpec{preset, net.bytes_per_second, net.latency_s, net.efficiency};
     }
     if (section) {
         if (section->has("bandwidth")) {
@@ -125,22 +82,6 @@ LinkSpec read_link(const ConfigNode& parent, const std::string& key, const std::
     }
     if (link.bytes_per_second <= 0) parent.fail(key, "is missing; expected a network preset name or {bandwidth, latency}");
     return link;
-}
-
-// A profile's point-to-point fit of a link class sets that link: its latency and bandwidth, and the
-// per-message overheads of the small-message regimes. A link the cluster uses must be covered.
-void apply_profile_link(LinkSpec& link, const Profile& profile, LinkClass link_class, int ring_members, const ConfigNode& doc) {
-    const bool used = ring_members > 1;
-    const auto cost = profile.link_cost(link_class, ring_members);
-    if (!cost) {
-        if (used)
-            doc.fail("profile", "profile '" + profile.name + "' has no " + std::string(to_string(link_class)) +
-                                    " point-to-point fit, which this cluster needs; calibrate with ranks " +
-                                    (link_class == LinkClass::inter_node ? "on more than one node" : "sharing a node") +
-                                    ", or remove the profile");
-        return;
-    }
-    link = LinkSpec{"profile:" + profile.name, cost->bytes_per_second, cost->latency_s, 1.0, *cost, profile.ring_step_costs(link_class)};
 }
 
 bool nic_link_written(const ConfigNode& cluster) {
@@ -216,11 +157,7 @@ FabricSpec read_fabric(const ConfigNode& node) {
     node.require_map_with_keys({"topology", "radix", "levels", "oversubscription", "groups", "routers_per_group",
                                 "nodes_per_router", "global_links", "dimensions"});
     FabricSpec fabric;
-    if (node.has("topology")) {
-        const auto name = node.choice("topology", kTopologies);
-        const auto index = std::find(kTopologies.begin(), kTopologies.end(), name) - kTopologies.begin();
-        fabric.topology = static_cast<Topology>(index);
-    }
+    if (node.has("topology")) fabric.topology = node.choice("topology", kTopologyNames);
     require_keys_of_topology(node, fabric.topology);
     if (node.has("oversubscription")) fabric.oversubscription = node.number("oversubscription", 1, 64);
     if (node.has("radix")) fabric.radix = static_cast<int>(node.integer("radix", 2, 4096));
@@ -246,7 +183,7 @@ void check_fabric_positions(const ConfigNode& doc, const Scenario& scenario) {
                        " nodes" + server_text + ")");
 }
 
-ClusterSpec read_cluster(const ConfigNode& doc, const Profile* profile) {
+ClusterSpec read_cluster(const ConfigNode& doc, bool has_profile) {
     auto node = doc.child("cluster");
     node.require_map_with_keys({"nodes", "gpus_per_node", "gpu", "intra_node", "nic", "fabric", "network_model"});
     ClusterSpec cluster;
@@ -254,53 +191,20 @@ ClusterSpec read_cluster(const ConfigNode& doc, const Profile* profile) {
     cluster.gpus_per_node = static_cast<int>(node.has("gpus_per_node") ? node.integer("gpus_per_node", 1, kMaxGpusPerNode) : 1);
     cluster.gpu = load_gpu_preset(node.text("gpu"), node.where("gpu"));
     cluster.intra_node = read_link(node, "intra_node", cluster.gpu.intra_node);
-    LinkSpec profile_nic;
-    if (profile) {
-        // A node's ring has its GPUs; the ring across nodes, one rank per node.
-        apply_profile_link(cluster.intra_node, *profile, LinkClass::intra_node, cluster.gpus_per_node, doc);
-        apply_profile_link(profile_nic, *profile, LinkClass::inter_node, cluster.nodes, doc);
-        for (const auto& fit : profile->network)
-            if (fit.mode == "latency" && fit.op != "sendrecv" && fit.op != "exchange" && fit.op != "pingpong")
-                cluster.calibrated_collectives.push_back(fit);
-        cluster.inter_node_exchange = profile->pair_exchange(LinkClass::inter_node);
-        cluster.incast = inter_node_incast(*profile);
-    }
-    // The NIC may be left out when the profile sets it (`nic: {count: 8}` then only says how many); one
-    // written out is still checked, then overridden.
-    if (nic_link_written(node) || !profile_nic.calibrated) cluster.nic = read_link(node, "nic", "", kNicKeys);
-    if (profile_nic.calibrated) cluster.nic = profile_nic;
+    // With a profile the NIC may be left out (`nic: {count: 8}` then only says how many): the cost model
+    // takes the profile's inter-node fit, or says that it has none. One written out is still checked.
+    if (nic_link_written(node) || !has_profile) cluster.nic = read_link(node, "nic", "", kNicKeys);
     cluster.nics_per_node = read_nic_count(node, cluster.gpus_per_node);
     if (node.has("fabric")) cluster.fabric = read_fabric(node.child("fabric"));
-    if (node.has("network_model"))
-        cluster.network_model = node.choice("network_model", {"ideal", "simgrid"}) == "ideal" ? NetworkModel::ideal : NetworkModel::simgrid;
+    if (node.has("network_model")) cluster.network_model = node.choice("network_model", kNetworkModelNames);
     return cluster;
 }
 
 Precision read_precision(const ConfigNode& node) {
     if (!node.has("precision")) return Precision::fp32;
-    return *precision_from_string(node.choice("precision", {"fp32", "fp16", "bf16"}));
-}
-
-// Compute rates of a zoo model: the profile's fitted GEMM curve and memory bandwidth when there is one,
-// else the GPU preset's peaks times its efficiencies.
-ComputeRates read_compute_rates(const ConfigNode& node, Precision precision, const GpuPreset& gpu, const Profile* profile) {
-    const auto precision_where = node.has("precision") ? node.where("precision") : node.where("zoo");
-    if (profile && profile->compute) {
-        if (node.has("efficiency"))
-            node.fail("efficiency", "conflicts with the profile's fitted GEMM rate; remove one of them");
-        const auto& compute = *profile->compute;
-        const GemmFit* gemm = compute.gemm_for(precision);
-        if (!gemm) {
-            std::string measured;
-            for (const auto& fit : compute.gemm) measured += (measured.empty() ? "" : ", ") + std::string(to_string(fit.precision));
-            throw InputError(precision_where + ": profile '" + profile->name + "' has no " + std::string(to_string(precision)) +
-                             " GEMM fit (it has: " + measured + "); choose one of those precisions");
-        }
-        return ComputeRates{gemm->flops_per_second, compute.memory_bytes_per_second, gemm->fixed_s};
-    }
-    const double peak = gpu.peak_for(precision, precision_where);
-    const double efficiency = node.has("efficiency") ? node.number("efficiency", 0.01, 1.0) : gpu.gemm_efficiency;
-    return ComputeRates{peak * efficiency, gpu.memory_bytes_per_second * gpu.memory_efficiency, kKernelLaunchOverheadS};
+    // TF32 is a math mode of fp32 training, not a precision a scenario trains in.
+    return *precision_from_string(
+        node.choice("precision", {to_string(Precision::fp32), to_string(Precision::fp16), to_string(Precision::bf16)}));
 }
 
 // `activation_checkpointing: true | false | fraction`: the share of the forward recomputed in backward.
@@ -319,7 +223,7 @@ double read_recompute_fraction(const ConfigNode& node) {
     return fraction;
 }
 
-ModelSpec read_model(const ConfigNode& doc, const GpuPreset& gpu, const Profile* profile) {
+ModelSpec read_model(const ConfigNode& doc) {
     auto node = doc.child("model");
     ModelSpec model;
     const bool zoo = node.has("zoo");
@@ -333,86 +237,48 @@ ModelSpec read_model(const ConfigNode& doc, const GpuPreset& gpu, const Profile*
     if (zoo) {
         node.require_map_with_keys(
             {"zoo", "batch_per_gpu", "precision", "single_gpu_step_time", "efficiency", "activation_checkpointing"});
-        auto entry = load_zoo_model(node.text("zoo"), node.where("zoo"));
-        model.name = entry.name;
-        const auto rates = read_compute_rates(node, model.precision, gpu, profile);
-        model.layers = layer_times(entry, model.batch_per_gpu, model.precision, rates);
-        model.flops_per_second = rates.flops_per_second;
-        model.memory_bytes_per_second = rates.memory_bytes_per_second;
+        model.zoo = load_zoo_model(node.text("zoo"), node.where("zoo"));
+        model.name = model.zoo->name;
+        if (node.has("efficiency")) model.gemm_efficiency = node.number("efficiency", 0.01, 1.0);
         if (node.has("single_gpu_step_time")) {
-            const double step = node.seconds("single_gpu_step_time");
-            if (step <= 0) node.fail("single_gpu_step_time", "must be positive");
-            scale_to_step_time(model.layers, step);
+            model.single_gpu_step_s = node.seconds("single_gpu_step_time");
+            if (*model.single_gpu_step_s <= 0) node.fail("single_gpu_step_time", "must be positive");
         }
     } else {
         node.require_map_with_keys(
             {"gradient_bytes", "forward_time", "backward_time", "batch_per_gpu", "precision", "layers", "activation_checkpointing"});
         model.name = "direct";
-        // Times are given; extra work (compression) runs at the profile's rates, else the GPU preset's.
-        if (const auto peak = gpu.peak_flops_per_second.find(model.precision); peak != gpu.peak_flops_per_second.end())
-            model.flops_per_second = peak->second * gpu.gemm_efficiency;
-        model.memory_bytes_per_second = gpu.memory_bytes_per_second * gpu.memory_efficiency;
-        if (profile && profile->compute) {
-            const auto& compute = *profile->compute;
-            // A CPU calibration fits fp32 GEMMs only; its fp32 rate is still the device's rather than a preset's.
-            const GemmFit* gemm = compute.gemm_for(model.precision);
-            if (!gemm) gemm = compute.gemm_for(Precision::fp32);
-            if (gemm) model.flops_per_second = gemm->flops_per_second;
-            model.memory_bytes_per_second = compute.memory_bytes_per_second;
-        }
-        const double gradient = node.bytes("gradient_bytes");
-        const double forward = node.seconds("forward_time");
-        const double backward = node.seconds("backward_time");
-        if (gradient <= 0) node.fail("gradient_bytes", "must be positive");
-        // Gradients become ready evenly through backward, as with many equal layers.
-        const int count = static_cast<int>(node.has("layers") ? node.integer("layers", 1, 100000) : 100);
-        for (int i = 0; i < count; ++i)
-            model.layers.push_back(LayerWork{"layer" + std::to_string(i), gradient / count, forward / count, backward / count});
+        model.direct.gradient_bytes = node.bytes("gradient_bytes");
+        model.direct.forward_s = node.seconds("forward_time");
+        model.direct.backward_s = node.seconds("backward_time");
+        if (model.direct.gradient_bytes <= 0) node.fail("gradient_bytes", "must be positive");
+        if (node.has("layers")) model.direct.layers = static_cast<int>(node.integer("layers", 1, 100000));
     }
-    if (profile && profile->compute) {
-        model.codecs = profile->compute->codecs;
-        model.shared_cores = profile->compute->shared_cores;
-    }
-    // After any single_gpu_step_time scaling: that measured step is the one without recompute.
     model.recompute_fraction = read_recompute_fraction(node);
-    add_recompute(model.layers, model.recompute_fraction);
     return model;
 }
 
 StrategySpec read_strategy(const ConfigNode& training, const ClusterSpec& cluster) {
     auto node = training.child("strategy");
     StrategySpec strategy;
-    const auto kind = node.choice("kind", {"allreduce", "parameter-server"});
-    if (kind == "allreduce") {
+    strategy.kind = node.choice("kind", kStrategyKindNames);
+    if (strategy.kind == StrategyKind::allreduce) {
         node.require_map_with_keys({"kind", "algorithm", "bucket", "overlap", "backup_workers"});
-        strategy.kind = StrategyKind::allreduce;
-        if (node.has("algorithm")) {
-            const auto name = node.choice("algorithm", kAllReduceAlgorithms);
-            strategy.algorithm = static_cast<AllReduceAlgorithm>(
-                std::find(kAllReduceAlgorithms.begin(), kAllReduceAlgorithms.end(), name) - kAllReduceAlgorithms.begin());
-        }
+        if (node.has("algorithm")) strategy.algorithm = node.choice("algorithm", kAllReduceAlgorithmNames);
     } else {
         node.require_map_with_keys(
             {"kind", "servers", "placement", "sync", "staleness", "sharding", "bucket", "overlap", "aggregation_bandwidth",
              "backup_workers"});
-        strategy.kind = StrategyKind::parameter_server;
         strategy.servers = static_cast<int>(node.has("servers") ? node.integer("servers", 1, 4096) : 1);
-        if (node.has("placement"))
-            strategy.placement = node.choice("placement", {"dedicated", "colocated"}) == "dedicated" ? ServerPlacement::dedicated
-                                                                                                     : ServerPlacement::colocated;
-        if (node.has("sync")) {
-            const auto mode = node.choice("sync", {"sync", "async", "ssp"});
-            strategy.sync = mode == "sync" ? SyncMode::sync : mode == "async" ? SyncMode::async : SyncMode::ssp;
-        }
+        if (node.has("placement")) strategy.placement = node.choice("placement", kServerPlacementNames);
+        if (node.has("sync")) strategy.sync = node.choice("sync", kSyncModeNames);
         if (strategy.sync == SyncMode::ssp && !node.has("staleness"))
             node.fail("staleness", "is missing; sync: ssp needs a staleness bound, such as staleness: 2");
         if (node.has("staleness")) {
             if (strategy.sync != SyncMode::ssp) node.fail("staleness", "applies only to sync: ssp");
             strategy.staleness = static_cast<int>(node.integer("staleness", 0, 1000000));
         }
-        if (node.has("sharding"))
-            strategy.sharding = node.choice("sharding", {"by-size", "round-robin"}) == "by-size" ? Sharding::by_size
-                                                                                              : Sharding::round_robin;
+        if (node.has("sharding")) strategy.sharding = node.choice("sharding", kShardingNames);
         if (node.has("aggregation_bandwidth")) {
             if (node.yaml()["aggregation_bandwidth"].IsScalar() && node.yaml()["aggregation_bandwidth"].Scalar() == "unlimited")
                 strategy.aggregation_bytes_per_second.reset();
@@ -468,7 +334,7 @@ TrainingSpec read_training(const ConfigNode& doc, const ClusterSpec& cluster, Pr
     if (node.has("accumulation_steps"))
         training.accumulation_steps = static_cast<int>(node.integer("accumulation_steps", 1, kMaxAccumulationSteps));
     training.strategy = read_strategy(node, cluster);
-    if (node.has("fidelity")) training.fidelity = node.choice("fidelity", {"step", "flow"}) == "step" ? Fidelity::step : Fidelity::flow;
+    if (node.has("fidelity")) training.fidelity = node.choice("fidelity", kFidelityNames);
     if (node.has("stragglers")) training.stragglers = read_stragglers(node.child("stragglers"), cluster);
     if (node.has("compression")) training.compression = read_compression(node.child("compression"), precision);
     // PowerSGD computes Q from the sum of every worker's P: a second round trip per bucket that the
@@ -526,6 +392,20 @@ std::vector<SweepAxis> read_sweep(const ConfigNode& doc) {
 Scenario build_scenario(YAML::Node root, std::shared_ptr<DocumentSource> source, const std::vector<std::string>& overrides,
                         bool check_sweep_values);
 
+// A loaded scenario can always be priced: where its profile cannot (a link class or precision it did not
+// fit), the scenario key the cost model blames gets the message, or its section where the key is absent.
+void check_costs(const ConfigNode& doc, const Scenario& scenario) {
+    try {
+        const CostModel costs(scenario);
+    } catch (const CostModelError& e) {
+        const auto dot = e.key.rfind('.');
+        if (dot == std::string::npos) doc.fail(e.key, e.what());
+        const auto section = e.key.substr(0, dot), key = e.key.substr(dot + 1);
+        if (doc.child(section).has(key)) doc.child(section).fail(key, e.what());
+        doc.fail(section, e.what());
+    }
+}
+
 // Every value listed under `sweep:` must give a valid scenario: a bad one is reported at its sweep entry
 // now, not when `dtsim sweep` reaches it.
 void check_sweep_values(const YAML::Node& root, const DocumentSource& source, const std::vector<SweepAxis>& axes,
@@ -558,15 +438,13 @@ Scenario build_scenario(YAML::Node root, std::shared_ptr<DocumentSource> source,
     scenario.overrides = source->overrides;
     scenario.name = doc.text("name");
     if (doc.has("description")) scenario.description = doc.text("description");
-    std::optional<Profile> profile;
     if (doc.has("profile")) {
         const auto path = resolve_profile_path(doc, source->file);
-        profile = load_profile_file(path.string());
-        scenario.profile = ProfileReference{path.string(), profile->name, profile->source};
+        auto profile = std::make_shared<const Profile>(load_profile_file(path.string()));
+        scenario.profile = ProfileReference{path.string(), profile->name, profile->source, profile};
     }
-    const Profile* profile_ptr = profile ? &*profile : nullptr;
-    scenario.cluster = read_cluster(doc, profile_ptr);
-    scenario.model = read_model(doc, scenario.cluster.gpu, profile_ptr);
+    scenario.cluster = read_cluster(doc, scenario.profile.has_value());
+    scenario.model = read_model(doc);
     scenario.training = read_training(doc, scenario.cluster, scenario.model.precision);
     check_fabric_positions(doc, scenario);
     if (doc.has("seed")) scenario.seed = static_cast<std::uint64_t>(doc.integer("seed", 0, (1LL << 62)));
@@ -578,6 +456,7 @@ Scenario build_scenario(YAML::Node root, std::shared_ptr<DocumentSource> source,
         scenario.debug.lose_message_to_rank =
             static_cast<int>(debug.integer("lose_message_to_rank", 0, scenario.cluster.gpus() - 1));
     }
+    check_costs(doc, scenario);
     YAML::Emitter out;
     out << root;
     scenario.canonical_text = out.c_str();

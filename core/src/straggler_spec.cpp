@@ -39,19 +39,16 @@ void read_slowdown(const ConfigNode& list, const ClusterSpec& cluster, std::vect
 
 JitterSpec read_jitter(const ConfigNode& node) {
     JitterSpec jitter;
-    const auto kind = node.choice("distribution", {"lognormal", "exponential", "empirical"});
-    if (kind == "lognormal") {
+    jitter.kind = node.choice("distribution", kJitterDistributionNames);
+    if (jitter.kind == JitterKind::lognormal) {
         node.require_map_with_keys({"distribution", "sigma"});
-        jitter.kind = JitterKind::lognormal;
         jitter.sigma = node.number("sigma", 0, 5);
-    } else if (kind == "exponential") {
+    } else if (jitter.kind == JitterKind::exponential) {
         node.require_map_with_keys({"distribution", "mean"});
-        jitter.kind = JitterKind::exponential;
         jitter.mean_s = node.seconds("mean");
         if (jitter.mean_s <= 0) node.fail("mean", "must be a positive duration such as 2ms");
     } else {
         node.require_map_with_keys({"distribution", "values"});
-        jitter.kind = JitterKind::empirical;
         const auto values = node.child("values");
         for (const auto& value : values.sequence()) {
             if (!value.yaml().IsScalar()) value.fail("", "expected a compute time factor such as 1.2");

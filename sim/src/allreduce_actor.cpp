@@ -30,7 +30,7 @@ void enter_collective(const sg4::BarrierPtr& flow_entry) {
 void allreduce(SimulationContext& ctx, int slot, const Ring& all, double bytes) {
     switch (ctx.scenario.training.strategy.algorithm) {
         case AllReduceAlgorithm::ring:
-            return ring_allreduce(ctx, slot, all, bytes, calibrated_extra_step_s(ctx, "allreduce", all, bytes, 2 * (all.count - 1)));
+            return ring_allreduce(ctx, slot, all, bytes, calibrated_extra_step_s(ctx, NetworkOp::allreduce, all, bytes, 2 * (all.count - 1)));
         case AllReduceAlgorithm::hierarchical: return hierarchical_allreduce(ctx, slot, all.me(), bytes);
         case AllReduceAlgorithm::tree: return tree_allreduce(ctx, slot, all, bytes);
         case AllReduceAlgorithm::halving_doubling: return halving_doubling_allreduce(ctx, slot, all, bytes);
@@ -56,7 +56,7 @@ struct Collectives {
           flow_entry(ctx.scenario.training.fidelity == Fidelity::flow && ctx.scenario.training.strategy.backup_workers == 0
                          ? sg4::Barrier::create(static_cast<unsigned>(ranks))
                          : nullptr) {
-        for (const auto& bucket : ctx.plan.buckets) compressed.push_back(compress_bucket(ctx.scenario, bucket.bytes));
+        for (const auto& bucket : ctx.plan.buckets) compressed.push_back(compress_bucket(ctx.scenario, ctx.costs, bucket.bytes));
     }
     CollectiveReadiness readiness;
     sg4::BarrierPtr flow_entry;  // flow fidelity: every rank enters each collective together
@@ -72,7 +72,7 @@ void first_collective(SimulationContext& ctx, int slot, const Ring& ring, const 
     enter_collective(flow_entry);
     if (bucket.sparse)  // top-k pairs cannot be summed in place: every rank gathers everyone's
         ring_pass(ctx, slot, ring, bucket.first_bytes, ring.count - 1,
-                  calibrated_extra_step_s(ctx, "allgather", ring, bucket.first_bytes * ring.count, ring.count - 1));
+                  calibrated_extra_step_s(ctx, NetworkOp::allgather, ring, bucket.first_bytes * ring.count, ring.count - 1));
     else
         allreduce(ctx, slot, ring, bucket.first_bytes);
 }

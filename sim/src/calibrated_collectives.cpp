@@ -10,7 +10,7 @@ namespace {
 // links where passes start idle), then the others back to back, each the message's overhead, the route's
 // latency and its bytes at the link class's bandwidth.
 double replayed_pass_s(SimulationContext& ctx, int from, int to, double chunk, int steps, int ring_members) {
-    const double bandwidth = ctx.link_between(from, to).effective_bytes_per_second();
+    const double bandwidth = ctx.costs.link_between(from, to).effective_bytes_per_second();
     const double latency = ctx.route_latency_s(from, to);
     auto step_s = [&](const MessageCost& cost) { return cost.overhead_s + latency + cost.wire_bytes / bandwidth; };
     return step_s(ctx.message_cost(from, to, chunk, ctx.passes_start_idle, ring_members)) +
@@ -18,20 +18,17 @@ double replayed_pass_s(SimulationContext& ctx, int from, int to, double chunk, i
 }
 
 // The profile's latency-mode fit of `op` over a group of as many ranks and nodes as `group`, if any.
-const NetworkFit* calibrated_fit(const SimulationContext& ctx, std::string_view op, const Ring& group) {
-    const auto& cluster = ctx.scenario.cluster;
+const NetworkFit* calibrated_fit(const SimulationContext& ctx, NetworkOp op, const Ring& group) {
     // Calibrations cover a few small groups: most groups (every one of a large what-if) stop here, at no cost.
-    const bool calibrated_size = std::any_of(cluster.calibrated_collectives.begin(), cluster.calibrated_collectives.end(),
-                                             [&](const NetworkFit& fit) { return fit.op == op && fit.ranks == group.count; });
-    if (!calibrated_size || group.count < 2) return nullptr;
+    if (group.count < 2 || !ctx.costs.calibrates_group_size(op, group.count)) return nullptr;
     std::set<int> nodes;
-    for (int i = 0; i < group.count; ++i) nodes.insert(group.rank_at(i) / cluster.gpus_per_node);
-    return cluster.calibrated_collective(op, group.count, static_cast<int>(nodes.size()));
+    for (int i = 0; i < group.count; ++i) nodes.insert(ctx.scenario.cluster.node_of(group.rank_at(i)));
+    return ctx.costs.calibrated_collective(op, group.count, static_cast<int>(nodes.size()));
 }
 
 }  // namespace
 
-double calibrated_extra_step_s(SimulationContext& ctx, std::string_view op, const Ring& ring, double bytes, int steps) {
+double calibrated_extra_step_s(SimulationContext& ctx, NetworkOp op, const Ring& ring, double bytes, int steps) {
     const NetworkFit* fit = steps < 1 || bytes <= 0 ? nullptr : calibrated_fit(ctx, op, ring);
     if (!fit) return 0;
     // The pass lasts as long as the ring's slowest link takes; every rank computes the same extra.
@@ -44,8 +41,7 @@ double calibrated_extra_step_s(SimulationContext& ctx, std::string_view op, cons
 
 double pair_exchange_extra_s(const SimulationContext& ctx, int a, int b, double bytes) {
     const auto& cluster = ctx.scenario.cluster;
-    if (!cluster.inter_node_exchange || a / cluster.gpus_per_node == b / cluster.gpus_per_node) return 0;
-    return cluster.inter_node_exchange->extra_s(bytes);
+    return cluster.node_of(a) == cluster.node_of(b) ? 0 : ctx.costs.inter_node_pair_exchange_extra_s(bytes);
 }
 
 }  // namespace dtsim::sim

@@ -42,9 +42,9 @@ std::vector<double> simulate_collectives(const Scenario& scenario, const std::ve
     auto engine = start_engine(world, scenario.cluster.network_model);
     // The replay's own error: ports shared perfectly, since the profile's incast comes from the very
     // all-to-alls replayed here.
-    Scenario point_to_point = scenario;
-    point_to_point.cluster.incast = {};
-    SimulationContext ctx(point_to_point, build_platform(point_to_point), {});
+    CostModel costs(scenario);
+    costs.share_ports_perfectly();
+    SimulationContext ctx(scenario, costs, build_platform(scenario, costs), {});
     ctx.passes_start_idle = true;
     std::vector<double> starts(trials.size(), 0), ends(trials.size(), 0);
     // Every rank meets every other at a barrier before each trial, so each starts from quiet links.

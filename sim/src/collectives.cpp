@@ -190,7 +190,7 @@ void ring_allreduce(SimulationContext& ctx, int actor_slot, const Ring& ring, do
 void hierarchical_allreduce(SimulationContext& ctx, int actor_slot, int rank, double bytes) {
     const int per_node = ctx.scenario.cluster.gpus_per_node;
     const int nodes = ctx.scenario.cluster.nodes;
-    const int node = rank / per_node;
+    const int node = ctx.scenario.cluster.node_of(rank);
     const int local = rank % per_node;
 
     const Ring intra{node * per_node, 1, per_node, local};

@@ -20,19 +20,19 @@ double topk_decode_s(const CodecFit& fit, double fp32_bytes, double ranks, doubl
 }
 
 // The bucket's codec passes done whole: encode before the exchange, decode after it.
-CompressedBucket whole_bucket(const Scenario& scenario, double bucket_bytes) {
+CompressedBucket whole_bucket(const Scenario& scenario, const CostModel& costs, double bucket_bytes) {
     const auto& spec = scenario.training.compression;
-    const auto& model = scenario.model;
-    const double e = bytes_per_element(model.precision);
+    const auto& compute = costs.compute();
+    const double e = bytes_per_element(scenario.model.precision);
     const double n = bucket_bytes / e;
-    const double memory = model.memory_bytes_per_second;
+    const double memory = compute.memory_bytes_per_second;
     const double ranks = scenario.cluster.gpus();
     const double feedback_s = spec.error_feedback ? 4 * bucket_bytes / memory : 0;
     const double fp32_bytes = n * kFp32Bytes;
     // A profile's fitted kernel when it has one (its encode/decode for the bucket's fp32 bytes), else the
     // memory-bound estimate.
     auto fitted = [&](const char* kernel, double memory_bound_s) {
-        const CodecFit* fit = find_codec_fit(model.codecs, kernel);
+        const CodecFit* fit = find_codec_fit(compute.codecs, kernel);
         return fit ? fit->seconds(fp32_bytes) : memory_bound_s;
     };
     CompressedBucket out;
@@ -54,7 +54,7 @@ CompressedBucket whole_bucket(const Scenario& scenario, double bucket_bytes) {
             out.sparse = true;
             // The calibration selects without error feedback: its residual pass stays memory-bound.
             out.encode_s = fitted("topk_encode", (2 * bucket_bytes + out.first_bytes) / memory) + feedback_s;
-            const CodecFit* decode = find_codec_fit(model.codecs, "topk_decode");
+            const CodecFit* decode = find_codec_fit(compute.codecs, "topk_decode");
             out.decode_s = decode ? topk_decode_s(*decode, fp32_bytes, ranks, spec.ratio)
                                   : (ranks * out.first_bytes + bucket_bytes) / memory;
             break;
@@ -65,8 +65,8 @@ CompressedBucket whole_bucket(const Scenario& scenario, double bucket_bytes) {
             out.first_bytes = m * r * e;
             out.second_bytes = m * r * e;
             // Two m×m by m×R products and a Gram-Schmidt of m×R; decode one m×R by R×m product.
-            out.encode_s = (4 * m * m * r + 2 * m * r * r) / model.flops_per_second + feedback_s;
-            out.decode_s = 2 * m * m * r / model.flops_per_second;
+            out.encode_s = (4 * m * m * r + 2 * m * r * r) / compute.flops_per_second + feedback_s;
+            out.decode_s = 2 * m * m * r / compute.flops_per_second;
             break;
         }
     }
@@ -75,8 +75,8 @@ CompressedBucket whole_bucket(const Scenario& scenario, double bucket_bytes) {
 
 }  // namespace
 
-CompressedBucket compress_bucket(const Scenario& scenario, double bucket_bytes) {
-    auto out = whole_bucket(scenario, bucket_bytes);
+CompressedBucket compress_bucket(const Scenario& scenario, const CostModel& costs, double bucket_bytes) {
+    auto out = whole_bucket(scenario, costs, bucket_bytes);
     if (scenario.training.compression.kind != CompressionKind::int8) return out;
     // int8 sums cannot stay int8: the all-reduce quantizes inside, as the measured runs' ring does
     // (runtime/src/measure/ring_allreduce.cpp). Each reduce-scatter step quantizes the chunk it sends and
@@ -85,15 +85,15 @@ CompressedBucket compress_bucket(const Scenario& scenario, double bucket_bytes) 
     // 2·ranks - 1 dequantizations of 1/ranks of the bucket, each costing what a pass over a chunk costs.
     const double ranks = scenario.cluster.gpus();
     if (ranks < 2) return out;
-    const auto chunk = whole_bucket(scenario, bucket_bytes / ranks);
+    const auto chunk = whole_bucket(scenario, costs, bucket_bytes / ranks);
     out.encode_s = ranks * chunk.encode_s;
     out.decode_s = (2 * ranks - 1) * chunk.decode_s;
     out.coded_in_ring = true;
     return out;
 }
 
-ServerExchange compress_for_servers(const Scenario& scenario, double bucket_bytes) {
-    const auto bucket = whole_bucket(scenario, bucket_bytes);
+ServerExchange compress_for_servers(const Scenario& scenario, const CostModel& costs, double bucket_bytes) {
+    const auto bucket = whole_bucket(scenario, costs, bucket_bytes);
     ServerExchange out;
     if (bucket_bytes <= 0) return out;
     out.push_fraction = bucket.first_bytes / bucket_bytes;

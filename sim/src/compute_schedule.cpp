@@ -19,12 +19,12 @@ IterationCompute schedule_compute(SimulationContext& ctx, int rank, int iteratio
         t += duration;
     };
     span("pause", 0, effect.pause_s);
-    span("forward", 0, ctx.scenario.model.forward_s() * effect.factor + effect.extra_s);
+    span("forward", 0, ctx.costs.forward_s() * effect.factor + effect.extra_s);
     // Gradient accumulation: every micro-batch but the last only accumulates its gradients locally (DDP's
     // no_sync), so its backward overlaps nothing; the last one's is the one split into buckets.
     for (int micro = 1; micro < ctx.scenario.training.accumulation_steps; ++micro) {
-        span("backward", 0, ctx.scenario.model.backward_s() * effect.factor);
-        span("forward", micro, ctx.scenario.model.forward_s() * effect.factor);
+        span("backward", 0, ctx.costs.backward_s() * effect.factor);
+        span("forward", micro, ctx.costs.forward_s() * effect.factor);
     }
     for (size_t k = 0; k < buckets.size(); ++k) {
         span("backward", static_cast<int>(k), buckets[k].backward_s * effect.factor);

@@ -34,20 +34,20 @@ sg4::NetZone* create_rail(sg4::NetZone* spine, int rail, NetPoint*& port) {
 // each, on the rails in turn. Each rail switch reaches the spine over one up-link carrying its NICs'
 // bandwidth divided by the oversubscription, with a NIC link's latency: a route across rails, the only
 // kind to load the spine, crosses four such cables.
-void build_rail_optimized(const Scenario& scenario, Platform& platform) {
+void build_rail_optimized(const Scenario& scenario, const CostModel& costs, Platform& platform) {
     const auto& cluster = scenario.cluster;
     const int rails = cluster.nics_per_node;
     const int leaves = fabric_leaves(scenario);
     auto rail_of_server = [&](int leaf) { return (leaf - cluster.nodes) % rails; };
     auto* spine = sg4::create_star_zone("cluster");
-    const LinkPool links(spine, scenario);
+    const LinkPool links(spine, scenario, costs);
     std::vector<double> nics_on_rail(static_cast<size_t>(rails), cluster.nodes);
     for (int leaf = cluster.nodes; leaf < leaves; ++leaf) ++nics_on_rail[static_cast<size_t>(rail_of_server(leaf))];
     std::vector<sg4::Link*> uplinks;
     for (const double nics : nics_on_rail)
         uplinks.push_back(duplex_link(spine, "rail-uplink-" + std::to_string(uplinks.size()),
-                                      nics * cluster.nic.effective_bytes_per_second() / cluster.fabric.oversubscription,
-                                      nic_link_latency_s(cluster)));
+                                      nics * costs.nic().effective_bytes_per_second() / cluster.fabric.oversubscription,
+                                      nic_link_latency_s(cluster, costs.nic())));
 
     const LeafBuilder builder(scenario, links, platform);
     std::vector<std::vector<LeafZone>> nic_zones(static_cast<size_t>(cluster.nodes));
@@ -72,7 +72,7 @@ void build_rail_optimized(const Scenario& scenario, Platform& platform) {
                 if (from.zone != to.zone)
                     spine->add_bypass_route(from.zone, to.zone, from.nvswitch, to.nvswitch,
                                             {sg4::LinkInRoute(links.local(node))});
-    seal_root_zone(scenario, platform, spine);
+    seal_root_zone(scenario, costs, platform, spine);
 }
 
 }  // namespace dtsim::sim

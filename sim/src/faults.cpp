@@ -20,7 +20,7 @@ namespace {
 std::vector<sg4::Link*> degraded_links(const Scenario& scenario, const LinkDegradationSpec& spec) {
     const int per_node = scenario.cluster.gpus_per_node;
     const std::string name = spec.rail_uplink >= 0 ? "rail-uplink-" + std::to_string(spec.rail_uplink)
-                             : spec.rank >= 0 ? "nvlink-" + std::to_string(spec.rank / per_node) + "-" + std::to_string(spec.rank % per_node)
+                             : spec.rank >= 0 ? "nvlink-" + std::to_string(scenario.cluster.node_of(spec.rank)) + "-" + std::to_string(spec.rank % per_node)
                                               : "nic-" + std::to_string(spec.node) + "-" + std::to_string(spec.nic);
     auto* link = sg4::Engine::get_instance()->split_duplex_link_by_name(name);
     return {link->get_link_up(), link->get_link_down()};
@@ -70,10 +70,8 @@ void node_failure_actor(SimulationContext* ctx, std::function<void()> spawn_trai
     for (int slot = 0; slot < static_cast<int>(ctx->states().size()); ++slot) ctx->state(slot).finished = true;
 
     // With drop the failed node's GPUs are gone: the survivors' state decides where training goes on.
-    if (failure.recovery == Recovery::drop) {
-        const int per_node = ctx->scenario.cluster.gpus_per_node;
-        std::erase_if(cohort.ranks, [&](int rank) { return rank / per_node == failure.node; });
-    }
+    if (failure.recovery == Recovery::drop)
+        std::erase_if(cohort.ranks, [&](int rank) { return ctx->scenario.cluster.node_of(rank) == failure.node; });
     const auto& ledger = ctx->faults;
     int from = ctx->scenario.training.iterations;
     for (int rank : cohort.ranks) {

@@ -129,7 +129,7 @@ public:
           completed_(static_cast<size_t>(endpoint_count()), ctx.cohort.first_iteration),
           striped_(!ctx.platform.server_group_ports.empty()) {
         if (striped_) group_pulls_.resize(static_cast<size_t>(endpoint_count()) * ctx.plan.buckets.size());
-        for (const auto& bucket : ctx.plan.buckets) exchanges_.push_back(compress_for_servers(ctx.scenario, bucket.bytes));
+        for (const auto& bucket : ctx.plan.buckets) exchanges_.push_back(compress_for_servers(ctx.scenario, ctx.costs, bucket.bytes));
         for (auto& server : servers_) {
             server.arrived.assign(ctx.plan.buckets.size(), 0);
             server.round.assign(ctx.plan.buckets.size(), ctx.cohort.first_iteration);
@@ -312,7 +312,7 @@ void push_bucket(SimulationContext& ctx, ParameterServers& ps, const Endpoint& e
     auto* host = ctx.platform.gpu_hosts[static_cast<size_t>(endpoint.first_rank)];
     const double start = sg4::Engine::get_clock();
     // The pushes leave together: their per-message software overheads overlap (profile only).
-    if (const double overhead = ctx.scenario.cluster.nic.message_cost(ps.push_bytes(k)).overhead_s; overhead > 0)
+    if (const double overhead = ctx.costs.nic().message_cost(ps.push_bytes(k)).overhead_s; overhead > 0)
         sg4::this_actor::sleep_for(overhead);
     auto server_of = ps.servers_of(k);
     std::vector<sg4::CommPtr> pushes;
@@ -430,7 +430,7 @@ void server_sender_actor(SimulationContext* ctx, std::shared_ptr<ParameterServer
         state.bucket = reply.bucket;
         wait_until(reply.ready_s);
         const double bytes = ps->pull_bytes(static_cast<size_t>(reply.bucket));
-        if (const double overhead = ctx->scenario.cluster.nic.message_cost(bytes).overhead_s; overhead > 0)
+        if (const double overhead = ctx->costs.nic().message_cost(bytes).overhead_s; overhead > 0)
             sg4::this_actor::sleep_for(overhead);
         const int first = reply.endpoint < 0 ? 0 : reply.endpoint;
         const int last = reply.endpoint < 0 ? ps->endpoint_count() - 1 : reply.endpoint;

@@ -36,7 +36,7 @@ double route_latency_s(sg4::Host* from, sg4::Host* to) {
 // Gives each endpoint's port to the striped server group the latency of its routes to the servers, or
 // simulates the servers one by one after all (clears the ports) where those latencies differ. The port's
 // flow is capped by the TCP window as one flow, where the shards were each: keep the cap out of reach.
-void connect_server_group(const Scenario& scenario, Platform& platform) {
+void connect_server_group(const Scenario& scenario, const LinkModel& nic_link, Platform& platform) {
     if (platform.server_group_ports.empty()) return;
     const auto& cluster = scenario.cluster;
     const int per_nic = cluster.gpus_per_node / cluster.nics_per_node;
@@ -49,7 +49,7 @@ void connect_server_group(const Scenario& scenario, Platform& platform) {
         const bool equally_far = std::all_of(platform.server_hosts.begin(), platform.server_hosts.end(), [&](sg4::Host* server) {
             return std::abs(route_latency_s(gpu, server) - latency) <= 1e-15 * (1 + latency);
         });
-        const bool window_capped = gamma > 0 && cluster.nic.effective_bytes_per_second() * 2 * latency * latency_factor >= gamma;
+        const bool window_capped = gamma > 0 && nic_link.effective_bytes_per_second() * 2 * latency * latency_factor >= gamma;
         if (!equally_far || window_capped) {
             platform.server_group_ports.clear();
             return;
@@ -72,13 +72,6 @@ bool stripes_parameter_servers(const Scenario& scenario) {
            !training.stragglers.node_failure.any() && scenario.debug.lose_message_to_rank < 0 && full_bisection;
 }
 
-const IncastCurve& port_incast(const Scenario& scenario) {
-    static const IncastCurve kPerfectlyShared;
-    const auto& strategy = scenario.training.strategy;
-    const bool drifting = strategy.kind == StrategyKind::parameter_server && strategy.sync != SyncMode::sync;
-    return drifting ? kPerfectlyShared : scenario.cluster.incast;
-}
-
 void configure_network_model(NetworkModel model) {
     if (model != NetworkModel::ideal) return;
     // Without these, CM02 applies TCP corrections and caps a flow at TCP-gamma / (2 × route latency).
@@ -89,7 +82,7 @@ void configure_network_model(NetworkModel model) {
     sg4::Engine::set_config("network/TCP-gamma:0");
 }
 
-Platform build_platform(const Scenario& scenario) {
+Platform build_platform(const Scenario& scenario, const CostModel& costs) {
     Platform platform;
     // The builders put hosts in place by rank: a fabric may build nodes in another order.
     platform.gpu_hosts.resize(static_cast<size_t>(scenario.cluster.gpus()));
@@ -99,21 +92,21 @@ Platform build_platform(const Scenario& scenario) {
     if (stripes_parameter_servers(scenario))
         platform.server_group_ports.resize(static_cast<size_t>(scenario.cluster.nodes * scenario.cluster.nics_per_node));
     switch (scenario.cluster.fabric.topology) {
-        case Topology::star: build_star(scenario, platform); break;
-        case Topology::fat_tree: build_fat_tree(scenario, platform); break;
-        case Topology::rail_optimized: build_rail_optimized(scenario, platform); break;
-        case Topology::dragonfly: build_dragonfly(scenario, platform); break;
-        case Topology::torus: build_torus(scenario, platform); break;
+        case Topology::star: build_star(scenario, costs, platform); break;
+        case Topology::fat_tree: build_fat_tree(scenario, costs, platform); break;
+        case Topology::rail_optimized: build_rail_optimized(scenario, costs, platform); break;
+        case Topology::dragonfly: build_dragonfly(scenario, costs, platform); break;
+        case Topology::torus: build_torus(scenario, costs, platform); break;
     }
     place_colocated_servers(scenario, platform);
-    connect_server_group(scenario, platform);
+    connect_server_group(scenario, costs.nic(), platform);
     return platform;
 }
 
 // One host per `ranks` consecutive ranks, with the shared cores: SimGrid shares a host's cores among the
 // executions on it, each at most one core's speed, as a machine's scheduler shares its cores among busy ranks.
-void seal_root_zone(const Scenario& scenario, Platform& platform, sg4::NetZone* root) {
-    if (const auto& shared = scenario.model.shared_cores) {
+void seal_root_zone(const Scenario& scenario, const CostModel& costs, Platform& platform, sg4::NetZone* root) {
+    if (const auto& shared = costs.compute().shared_cores) {
         auto* zone = sg4::create_full_zone("cpu-pools");
         zone->set_parent(root);
         const int pools = (scenario.cluster.gpus() + shared->ranks - 1) / shared->ranks;

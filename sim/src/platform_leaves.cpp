@@ -16,10 +16,10 @@ std::string leaf_name(const Scenario& scenario, int leaf) {
 
 }  // namespace
 
-double nic_link_latency_s(const ClusterSpec& cluster) {
+double nic_link_latency_s(const ClusterSpec& cluster, const LinkModel& nic) {
     switch (cluster.fabric.topology) {
-        case Topology::star: return cluster.nic.latency_s / 2;
-        case Topology::rail_optimized: return cluster.nic.latency_s / (cluster.nics_per_node > 1 ? 4 : 2);
+        case Topology::star: return nic.latency_s / 2;
+        case Topology::rail_optimized: return nic.latency_s / (cluster.nics_per_node > 1 ? 4 : 2);
         default: return 0;
     }
 }
@@ -52,22 +52,22 @@ bool nics_inside_leaves(const ClusterSpec& cluster) {
     return false;
 }
 
-double fabric_bytes_per_second(const ClusterSpec& cluster) {
-    return cluster.nics_per_node * cluster.nic.effective_bytes_per_second();
+double fabric_bytes_per_second(const ClusterSpec& cluster, const LinkModel& nic) {
+    return cluster.nics_per_node * nic.effective_bytes_per_second();
 }
 
 std::string server_group_port_name(int node, int nic) {
     return "server-group-port-" + std::to_string(node) + "-" + std::to_string(nic);
 }
 
-LinkPool::LinkPool(sg4::NetZone* root, const Scenario& scenario)
+LinkPool::LinkPool(sg4::NetZone* root, const Scenario& scenario, const CostModel& costs)
     : gpus_per_node_(scenario.cluster.gpus_per_node), nics_per_node_(scenario.cluster.nics_per_node) {
     const auto& cluster = scenario.cluster;
     const int leaves = fabric_leaves(scenario);
     if (stripes_parameter_servers(scenario)) {
-        const double nic = cluster.nic.effective_bytes_per_second();
+        const double nic = costs.nic().effective_bytes_per_second();
         auto* group = duplex_link(root, "server-group", scenario.training.strategy.servers * nic, 0);
-        lose_rate_to_incast(group->get_link_up(), port_incast(scenario));  // every endpoint's pushes arrive up it
+        lose_rate_to_incast(group->get_link_up(), costs.port_incast());  // every endpoint's pushes arrive up it
         server_group_ = group;
         for (int node = 0; node < cluster.nodes; ++node)
             for (int k = 0; k < cluster.nics_per_node; ++k)
@@ -77,7 +77,7 @@ LinkPool::LinkPool(sg4::NetZone* root, const Scenario& scenario)
         local_.push_back(root->create_link("local-" + std::to_string(leaf), kUnboundedBytesPerSecond)
                              ->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE)
                              ->seal());
-    const auto& intra = cluster.intra_node;
+    const auto& intra = costs.intra_node();
     if (cluster.gpus_per_node > 1)
         for (int n = 0; n < cluster.nodes; ++n)
             for (int g = 0; g < cluster.gpus_per_node; ++g)
@@ -90,8 +90,8 @@ LinkPool::LinkPool(sg4::NetZone* root, const Scenario& scenario)
         const int count = leaf < cluster.nodes ? cluster.nics_per_node : 1;
         for (int k = 0; k < count; ++k) {
             auto* nic = duplex_link(root, "nic-" + std::to_string(leaf) + "-" + std::to_string(k),
-                                    cluster.nic.effective_bytes_per_second(), nic_link_latency_s(cluster));
-            lose_rate_to_incast(nic->get_link_down(), port_incast(scenario));  // what arrives at the leaf
+                                    costs.nic().effective_bytes_per_second(), nic_link_latency_s(cluster, costs.nic()));
+            lose_rate_to_incast(nic->get_link_down(), costs.port_incast());  // what arrives at the leaf
             nics_[static_cast<size_t>(leaf)].push_back(nic);
         }
     }

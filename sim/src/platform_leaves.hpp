@@ -36,18 +36,18 @@ bool nics_inside_leaves(const ClusterSpec& cluster);
 /// longest host-to-host path, spread evenly over its links: on a star that is NIC, switch, NIC, so each
 /// NIC has half of it; on a rail-optimized fabric with several rails it is NIC, rail switch, spine, rail
 /// switch, NIC, and each of the four cables has a quarter. Elsewhere the fabric's own links carry it.
-double nic_link_latency_s(const ClusterSpec& cluster);
+double nic_link_latency_s(const ClusterSpec& cluster, const LinkModel& nic);
 
 /// The bandwidth of every link of a fat-tree, dragonfly or torus: a node's NICs feed that many parallel
 /// planes of the fabric, which carry traffic as one plane of links that many times as fast.
-double fabric_bytes_per_second(const ClusterSpec& cluster);
+double fabric_bytes_per_second(const ClusterSpec& cluster, const LinkModel& nic);
 
 /// SimGrid checks every new link's name against the whole platform, walking every zone. Creating all
 /// links in the root zone before any node zone exists keeps that check cheap: building a 16k-GPU
 /// platform goes from tens of seconds to well under one.
 class LinkPool {
 public:
-    LinkPool(simgrid::s4u::NetZone* root, const Scenario& scenario);
+    LinkPool(simgrid::s4u::NetZone* root, const Scenario& scenario, const CostModel& costs);
     /// A fat pipe of its own per leaf: a route must not cross the same link twice (SimGrid 3.32 then
     /// mis-shares bandwidth among the flows on it).
     simgrid::s4u::Link* local(int leaf) const { return local_[static_cast<size_t>(leaf)]; }

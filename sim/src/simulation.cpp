@@ -37,23 +37,14 @@ std::string deadlock_report(const SimulationContext& ctx) {
     return head.str();
 }
 
-std::vector<RankInfo> rank_infos(const Scenario& scenario, const Platform& platform) {
-    std::vector<RankInfo> ranks;
-    const int workers = scenario.cluster.gpus();
-    for (int r = 0; r < workers; ++r)
-        ranks.push_back({r, r / scenario.cluster.gpus_per_node, "gpu " + std::to_string(r)});
-    for (size_t p = 0; p < platform.server_nodes.size(); ++p)
-        ranks.push_back({workers + static_cast<int>(p), platform.server_nodes[p], "server " + std::to_string(p)});
-    return ranks;
-}
-
 }  // namespace
 
 Run simulate(const Scenario& scenario, const std::function<void(int)>& on_iteration) {
     const auto& strategy = scenario.training.strategy;
     const int servers = strategy.kind == StrategyKind::parameter_server ? strategy.servers : 0;
     auto engine = start_engine(scenario.cluster.gpus() + 2 * servers, scenario.cluster.network_model);
-    SimulationContext ctx(scenario, build_platform(scenario), on_iteration);
+    const CostModel costs(scenario);
+    SimulationContext ctx(scenario, costs, build_platform(scenario, costs), on_iteration);
     const auto spawn_training = [&ctx] {
         if (ctx.scenario.training.strategy.kind == StrategyKind::allreduce)
             spawn_allreduce_actors(ctx);
@@ -68,18 +59,12 @@ Run simulate(const Scenario& scenario, const std::function<void(int)>& on_iterat
     engine->run();
     if (!deadlock.empty()) throw DeadlockError(deadlock);
 
-    Run run;
-    run.kind = RunKind::predicted;
-    run.scenario_name = scenario.name;
-    run.scenario_hash = scenario.hash;
-    run.scenario_text = scenario.canonical_text;
-    run.strategy = describe_strategy(strategy);
-    run.ranks = rank_infos(scenario, ctx.platform);
+    Run run = start_run(scenario, RunKind::predicted, ctx.platform.server_nodes);
     run.spans = ctx.recorder.take_spans();
     const auto& faults = ctx.faults;
     const Observations observed{ctx.recorder.rank_iteration_ends(), ctx.staleness, ctx.recorder.quorums(), faults.lost_work_s,
                                 faults.restart_s, faults.checkpoint_s / ctx.workers};
-    run.summary = summarize(scenario, run.spans, ctx.recorder.iteration_ends(), run.iterations, observed);
+    run.summary = summarize(scenario, costs, run.spans, ctx.recorder.iteration_ends(), run.iterations, observed);
     return run;
 }
 

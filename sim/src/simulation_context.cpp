@@ -6,10 +6,12 @@
 namespace dtsim::sim {
 namespace sg4 = simgrid::s4u;
 
-SimulationContext::SimulationContext(const Scenario& scenario_in, Platform platform_in, std::function<void(int)> on_iteration)
+SimulationContext::SimulationContext(const Scenario& scenario_in, const CostModel& costs_in, Platform platform_in,
+                                     std::function<void(int)> on_iteration)
     : scenario(scenario_in),
+      costs(costs_in),
       platform(std::move(platform_in)),
-      plan(make_buckets(scenario_in.model, scenario_in.training.strategy.bucket_bytes)),
+      plan(make_buckets(costs_in.layers(), scenario_in.training.strategy.bucket_bytes)),
       workers(scenario_in.cluster.gpus()),
       latency_factor(simgrid::config::get_value<double>("network/latency-factor")),
       recorder(workers, scenario_in.training.iterations, workers - scenario_in.training.strategy.backup_workers,
@@ -55,13 +57,8 @@ double SimulationContext::route_latency_s(int from, int to) {
     return route_latencies_[key] = latency * latency_factor;
 }
 
-const LinkSpec& SimulationContext::link_between(int from, int to) const {
-    const auto& cluster = scenario.cluster;
-    return from / cluster.gpus_per_node == to / cluster.gpus_per_node ? cluster.intra_node : cluster.nic;
-}
-
 MessageCost SimulationContext::message_cost(int from, int to, double bytes, bool first_of_pass, int ring_members) const {
-    return link_between(from, to).message_cost(bytes, first_of_pass, ring_members);
+    return costs.link_between(from, to).message_cost(bytes, first_of_pass, ring_members);
 }
 
 bool SimulationContext::lose_message_to(int rank) {

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <map>
 
+#include "dtsim/cost_model.hpp"
 #include "dtsim/sim/compression.hpp"
 #include "test_support.hpp"
 
@@ -111,21 +112,25 @@ TEST_CASE("sim::compress_bucket: without codec fits, memory-bound passes at the 
     const double n = kGradientBytes / 4;
 
     const auto with_profile = scenario_with(path, 4, "{kind: fp16}");
-    CHECK(with_profile.model.memory_bytes_per_second == kProfileMemory);  // a direct-time model, the profile's rate
-    CHECK(with_profile.model.flops_per_second == 50e9);
-    CHECK(with_profile.model.codecs.empty());
+    const CostModel profile_costs(with_profile);
+    const auto& profile_rates = profile_costs.compute();
+    CHECK(profile_rates.memory_bytes_per_second == kProfileMemory);  // a direct-time model, the profile's rate
+    CHECK(profile_rates.flops_per_second == 50e9);
+    CHECK(profile_rates.codecs.empty());
     const auto spans = codec_spans(test::simulate_in_child(with_profile));
     CHECK(spans.at("encode") == Approx(n * (4 + 2) / kProfileMemory).epsilon(1e-9));
     CHECK(spans.at("decode") == Approx(n * (2 + 4) / kProfileMemory).epsilon(1e-9));
 
     // No profile: the GPU preset's achieved bandwidth, as before.
     const auto preset = scenario_with("", 4, "{kind: int8}");
-    CHECK(preset.model.memory_bytes_per_second != kProfileMemory);
-    const auto bucket = sim::compress_bucket(preset, kGradientBytes);
+    const CostModel preset_costs(preset);
+    const double memory = preset_costs.compute().memory_bytes_per_second;
+    CHECK(memory != kProfileMemory);
+    const auto bucket = sim::compress_bucket(preset, preset_costs, kGradientBytes);
     // int8 on 4 ranks: the max-abs pass and quantization over the whole bucket in 4 chunks; 7 chunks of a
     // quarter dequantized.
-    CHECK(bucket.encode_s == Approx((kGradientBytes + n * 5) / preset.model.memory_bytes_per_second).epsilon(1e-12));
-    CHECK(bucket.decode_s == Approx(7.0 / 4 * n * 5 / preset.model.memory_bytes_per_second).epsilon(1e-12));
+    CHECK(bucket.encode_s == Approx((kGradientBytes + n * 5) / memory).epsilon(1e-12));
+    CHECK(bucket.decode_s == Approx(7.0 / 4 * n * 5 / memory).epsilon(1e-12));
 }
 
 TEST_CASE("ranks that time-share cores (compute.shared_cores) code at once on the shared cores", "[integration][compression]") {

@@ -1,6 +1,7 @@
 // training.compression: bytes on the wire, communication pattern and encode/decode costs.
 #include <catch2/catch.hpp>
 
+#include "dtsim/cost_model.hpp"
 #include "dtsim/sim/compression.hpp"
 #include "test_support.hpp"
 
@@ -40,7 +41,7 @@ TEST_CASE("dense compression at ratio r sends r times fewer bytes", "[integratio
 
 TEST_CASE("top-k gradients are all-gathered, indices included: closed form", "[integration][compression]") {
     const auto scenario = scenario_with("{kind: topk, ratio: 0.01}");
-    const auto bucket = sim::compress_bucket(scenario, kGradientBytes);
+    const auto bucket = sim::compress_bucket(scenario, CostModel(scenario), kGradientBytes);
     // 1 % of 25 M fp32 elements, each with an int32 index.
     CHECK(bucket.sparse);
     CHECK(bucket.first_bytes == Approx(0.01 * 25e6 * 8));
@@ -60,7 +61,7 @@ TEST_CASE("PowerSGD all-reduces two low-rank factors", "[integration][compressio
     int allreduces = 0;
     for (const auto& span : run.spans) allreduces += span.rank == 0 && span.name == "allreduce";
     CHECK(allreduces == 2);
-    const auto bucket = sim::compress_bucket(scenario, kGradientBytes);
+    const auto bucket = sim::compress_bucket(scenario, CostModel(scenario), kGradientBytes);
     CHECK(bucket.first_bytes == Approx(5000 * 4 * 4));  // m = √(25 M) = 5000, rank 4, fp32
     CHECK(bucket.second_bytes == bucket.first_bytes);
     CHECK(bucket.encode_s > 0);

@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "dtsim/cost_model.hpp"
 #include "dtsim/sim/compression.hpp"
 #include "test_support.hpp"
 
@@ -155,14 +156,14 @@ TEST_CASE("compression shrinks parameter-server pushes and pulls by its ratio", 
         CHECK(bytes_of(topk, server, "send") == Approx(bytes_of(none, server, "send")));
     }
     // Encode before the push, decode after the pull (dense casts only), on the worker's compute lane.
-    const auto exchange = sim::compress_for_servers(int8_scenario, kGradientBytes);
+    const auto exchange = sim::compress_for_servers(int8_scenario, CostModel(int8_scenario), kGradientBytes);
     CHECK(exchange.encode_s > 0);
     CHECK(exchange.decode_s > 0);
     auto int8_times = time_by_rank_and_name(int8, 1);
     CHECK(int8_times[{0, "encode"}] == Approx(exchange.encode_s).epsilon(1e-9));
     CHECK(int8_times[{0, "decode"}] == Approx(exchange.decode_s).epsilon(1e-9));
     auto topk_times = time_by_rank_and_name(topk, 1);
-    CHECK(topk_times[{0, "encode"}] == Approx(sim::compress_for_servers(topk_scenario, kGradientBytes).encode_s).epsilon(1e-9));
+    CHECK(topk_times[{0, "encode"}] == Approx(sim::compress_for_servers(topk_scenario, CostModel(topk_scenario), kGradientBytes).encode_s).epsilon(1e-9));
     CHECK(topk_times[{0, "decode"}] == 0);
     // On 100 Gb/s with two servers the pushes and pulls dominate: int8 is faster.
     CHECK(int8.summary.iteration_time_s < none.summary.iteration_time_s);

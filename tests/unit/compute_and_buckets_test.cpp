@@ -20,19 +20,19 @@ TEST_CASE("layer time is the roofline maximum of compute and memory time", "[uni
 }
 
 TEST_CASE("buckets fill in backward order and close at the bucket size", "[unit][buckets]") {
-    ModelSpec model;
-    for (int i = 0; i < 10; ++i) model.layers.push_back({"l" + std::to_string(i), 10e6, 0.001, 0.002});
+    std::vector<LayerWork> model;
+    for (int i = 0; i < 10; ++i) model.push_back({"l" + std::to_string(i), 10e6, 0.001, 0.002});
     const auto plan = make_buckets(model, 25e6);
     int layers = plan.trailing_layers;
     for (const auto& bucket : plan.buckets) layers += bucket.layers;
-    CHECK(layers == static_cast<int>(model.layers.size()));  // every layer in exactly one bucket or the tail
+    CHECK(layers == static_cast<int>(model.size()));  // every layer in exactly one bucket or the tail
     REQUIRE(plan.buckets.size() == 4);  // 30 + 30 + 30 + 10 MB
     CHECK(plan.buckets[0].bytes == Approx(30e6));
     CHECK(plan.buckets[3].bytes == Approx(10e6));
     CHECK(plan.buckets[0].backward_s == Approx(0.006));
     double total = 0;
     for (const auto& b : plan.buckets) total += b.bytes;
-    CHECK(total == Approx(model.gradient_bytes()));
+    CHECK(total == Approx(100e6));
 
     const auto one = make_buckets(model, 1e12);
     REQUIRE(one.buckets.size() == 1);
@@ -43,13 +43,13 @@ TEST_CASE("summary metrics follow from iteration ends and spans", "[unit][metric
     Scenario scenario;
     scenario.cluster.nodes = 2;
     scenario.model.batch_per_gpu = 10;
-    scenario.model.layers = {{"l", 1e6, 0.1, 0.2}};
+    scenario.model.direct = DirectModel{1e6, 0.1, 0.2, 1};
     const std::vector<Span> spans{{0, Lane::compute, "forward", 1, 0, 1.0, 1.3},
                                   {1, Lane::compute, "forward", 1, 0, 1.0, 1.3},
                                   {0, Lane::comm, "allreduce", 1, 0, 1.3, 1.5},
                                   {1, Lane::comm, "allreduce", 1, 0, 1.3, 1.5}};
     std::vector<IterationRecord> iterations;
-    const auto s = summarize(scenario, spans, {1.0, 1.5}, iterations);
+    const auto s = summarize(scenario, CostModel(scenario), spans, {1.0, 1.5}, iterations);
     REQUIRE(iterations.size() == 2);
     CHECK(iterations[1].time_s == Approx(0.5));
     CHECK(s.iteration_time_s == Approx(0.5));      // the first iteration is excluded

@@ -1,6 +1,7 @@
 // The cluster's NICs and fabric as a scenario gives them.
 #include <catch2/catch.hpp>
 
+#include "dtsim/cost_model.hpp"
 #include "dtsim/scenario.hpp"
 
 using namespace dtsim;
@@ -34,9 +35,9 @@ TEST_CASE("nic count: one NIC unless given, consecutive GPUs share one", "[unit]
 
 TEST_CASE("nic count with a profile: the profile gives the link, the count says how many", "[unit][scenario]") {
     const auto profile = "profile: dgx-h100.datasheet\n";
-    const auto cluster = with_cluster("{count: 8}", "{topology: rail-optimized}", profile).cluster;
-    CHECK(cluster.nics_per_node == 8);
-    CHECK(cluster.nic.calibrated.has_value());
+    const auto scenario = with_cluster("{count: 8}", "{topology: rail-optimized}", profile);
+    CHECK(scenario.cluster.nics_per_node == 8);
+    CHECK(CostModel(scenario).nic().calibrated.has_value());
 }
 
 TEST_CASE("fabric topologies and their keys", "[unit][scenario]") {

@@ -5,6 +5,7 @@
 
 #include "dtsim/calibrate/datasheet_profile.hpp"
 #include "dtsim/compute_model.hpp"
+#include "dtsim/cost_model.hpp"
 #include "dtsim/model_zoo.hpp"
 #include "dtsim/input_error.hpp"
 #include "dtsim/run_store.hpp"
@@ -48,11 +49,12 @@ std::string scenario_with(const std::string& profile_path, const std::string& ex
 TEST_CASE("a profile sets link latency, bandwidth and per-message overheads", "[unit][profile]") {
     test::TempDir dir;
     const auto scenario = load_scenario_text(scenario_with(write_profile(dir, two_class_profile())), "s.yaml");
-    const auto& intra = scenario.cluster.intra_node;
-    CHECK(intra.preset == "profile:calibrated");
+    const CostModel costs(scenario);
+    const auto& intra = costs.intra_node();
+    CHECK(intra.source == "profile:calibrated");
     CHECK(intra.latency_s == 2e-6);                  // first segment's alpha
     CHECK(intra.effective_bytes_per_second() == 8e9);  // last segment's bandwidth
-    const auto& nic = scenario.cluster.nic;
+    const auto& nic = costs.nic();
     CHECK(nic.latency_s == 40e-6);
     CHECK(nic.effective_bytes_per_second() == 117e6);
     // An isolated message costs exactly the fitted one-way time.
@@ -72,8 +74,9 @@ TEST_CASE("a profile's GEMM curve sets layer compute times", "[unit][profile]") 
     const auto with = load_scenario_text(scenario_with(write_profile(dir, two_class_profile())), "s.yaml");
     const auto zoo = load_zoo_model("resnet50", "test");
     const auto expected = layer_times(zoo, 4, Precision::fp32, ComputeRates{50e9, 10e9, 20e-6});
-    REQUIRE(with.model.layers.size() == expected.size());
-    for (size_t i = 0; i < expected.size(); ++i) CHECK(with.model.layers[i].forward_s == expected[i].forward_s);
+    const CostModel costs(with);
+    REQUIRE(costs.layers().size() == expected.size());
+    for (size_t i = 0; i < expected.size(); ++i) CHECK(costs.layers()[i].forward_s == expected[i].forward_s);
     CHECK(expected.front().forward_s > 20e-6);  // the fixed cost is in every layer
 }
 
@@ -136,19 +139,19 @@ TEST_CASE("a profile's inter-node pair exchange reaches the cluster with its rin
     test::TempDir dir;
     auto profile = two_class_profile();
     // Without an exchange fit, nothing is added to same-peer exchanges.
-    CHECK_FALSE(load_scenario_text(scenario_with(write_profile(dir, profile)), "s.yaml").cluster.inter_node_exchange);
+    CHECK(CostModel(load_scenario_text(scenario_with(write_profile(dir, profile)), "s.yaml")).inter_node_pair_exchange_extra_s(6e6) == 0);
     NetworkFit ring_step{"sendrecv", "latency", LinkClass::inter_node, 4, 4, {{{0, 40e-6, 100e6}}}, {}, {}};
     NetworkFit exchange{"exchange", "latency", LinkClass::inter_node, 2, 2, {{{0, 40e-6, 60e6}}}, {}, {}};
     profile.network.push_back(exchange);
     CHECK_FALSE(profile.pair_exchange(LinkClass::inter_node));  // an exchange alone has nothing to compare with
     profile.network.push_back(ring_step);
-    const auto cluster = load_scenario_text(scenario_with(write_profile(dir, profile)), "s.yaml").cluster;
-    REQUIRE(cluster.inter_node_exchange);
+    const CostModel costs(load_scenario_text(scenario_with(write_profile(dir, profile)), "s.yaml"));
     // 6 MB: 100 ms at 60 MB/s against 60 ms at 100 MB/s.
-    CHECK(cluster.inter_node_exchange->extra_s(6e6) == Approx(0.04).epsilon(1e-9));
+    CHECK(costs.inter_node_pair_exchange_extra_s(6e6) == Approx(0.04).epsilon(1e-9));
     // Neither fit is a calibrated collective, and the link stays the ring step's (preferred to ping-pongs).
-    CHECK(cluster.calibrated_collectives.empty());
-    CHECK(cluster.nic.effective_bytes_per_second() == Approx(100e6));
+    CHECK_FALSE(costs.calibrates_group_size(NetworkOp::sendrecv, 4));
+    CHECK_FALSE(costs.calibrates_group_size(NetworkOp::exchange, 2));
+    CHECK(costs.nic().effective_bytes_per_second() == Approx(100e6));
     // Never negative: an exchange faster than the ring step adds nothing.
     std::swap(profile.network[profile.network.size() - 2].model, profile.network.back().model);
     CHECK(profile.pair_exchange(LinkClass::inter_node)->extra_s(6e6) == 0);

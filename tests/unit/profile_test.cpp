@@ -6,6 +6,7 @@
 
 #include "dtsim/calibrate/profile_fitter.hpp"
 #include "dtsim/calibrate/samples.hpp"
+#include "dtsim/cost_model.hpp"
 #include "dtsim/input_error.hpp"
 #include "dtsim/profile.hpp"
 #include "test_support.hpp"
@@ -217,7 +218,7 @@ TEST_CASE("a ring of k ranks takes the ring step timed with k ranks, on the whol
     // A cluster's link is the whole class's; a step of a ring of two costs the two-rank fit's time on it.
     const auto base = profile.link_cost(LinkClass::inter_node);
     REQUIRE(base);
-    const LinkSpec link{"profile:test", base->bytes_per_second, base->latency_s, 1.0, base, steps};
+    const LinkModel link{"profile:test", base->bytes_per_second, base->latency_s, 1.0, base, steps};
     auto alone_s = [&](const MessageCost& c) { return c.overhead_s + link.latency_s + c.wire_bytes / link.bytes_per_second; };
     for (double bytes : {100.0, 65536.0, 1e6}) {
         CAPTURE(bytes);

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "dtsim/cost_model.hpp"
 #include "dtsim/input_error.hpp"
 #include "dtsim/scenario.hpp"
 #include "test_support.hpp"
@@ -43,7 +44,7 @@ TEST_CASE("a scenario resolves presets and defaults", "[unit][scenario]") {
     CHECK(s.cluster.network_model == NetworkModel::ideal);
     CHECK(s.training.strategy.bucket_bytes == 25e6);
     CHECK(s.model.precision == Precision::fp16);
-    CHECK(s.model.gradient_bytes() == Approx(25557032.0 * 2));
+    CHECK(CostModel(s).gradient_bytes() == Approx(25557032.0 * 2));
     CHECK(s.hash.size() == 16);
 }
 
@@ -91,11 +92,12 @@ TEST_CASE("errors name the file, line, key and what was expected", "[unit][scena
 
 TEST_CASE("single_gpu_step_time scales compute to the measured step", "[unit][scenario]") {
     const auto s = load_scenario_text(kBase, "scenario.yaml", {"model.single_gpu_step_time=97ms"});
-    CHECK(s.model.forward_s() + s.model.backward_s() == Approx(0.097).epsilon(1e-12));
-    const auto unscaled = load_scenario_text(kBase, "scenario.yaml");
+    const CostModel scaled(s);
+    CHECK(scaled.forward_s() + scaled.backward_s() == Approx(0.097).epsilon(1e-12));
+    const CostModel unscaled(load_scenario_text(kBase, "scenario.yaml"));
     // The per-layer split is kept: every layer is scaled by the same factor.
-    const double factor = s.model.layers[10].forward_s / unscaled.model.layers[10].forward_s;
-    CHECK(s.model.layers[40].backward_s / unscaled.model.layers[40].backward_s == Approx(factor).epsilon(1e-12));
+    const double factor = scaled.layers()[10].forward_s / unscaled.layers()[10].forward_s;
+    CHECK(scaled.layers()[40].backward_s / unscaled.layers()[40].backward_s == Approx(factor).epsilon(1e-12));
 }
 
 TEST_CASE("the direct model form spreads gradients evenly over backward", "[unit][scenario]") {
@@ -105,11 +107,12 @@ model: {gradient_bytes: 100MB, forward_time: 30ms, backward_time: 60ms, batch_pe
 training: {strategy: {kind: parameter-server, servers: 2}}
 )",
                                       "direct.yaml");
-    REQUIRE(s.model.layers.size() == 4);
-    CHECK(s.model.gradient_bytes() == Approx(100e6));
-    CHECK(s.model.forward_s() == Approx(0.03));
-    CHECK(s.model.backward_s() == Approx(0.06));
-    CHECK(s.model.layers[0].gradient_bytes == Approx(25e6));
+    const CostModel costs(s);
+    REQUIRE(costs.layers().size() == 4);
+    CHECK(costs.gradient_bytes() == Approx(100e6));
+    CHECK(costs.forward_s() == Approx(0.03));
+    CHECK(costs.backward_s() == Approx(0.06));
+    CHECK(costs.layers()[0].gradient_bytes == Approx(25e6));
     CHECK(s.training.strategy.kind == StrategyKind::parameter_server);
     CHECK(s.training.strategy.aggregation_bytes_per_second.has_value());
 }

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "dtsim/compute_model.hpp"
+#include "dtsim/cost_model.hpp"
 #include "dtsim/hardware.hpp"
 #include "dtsim/model_zoo.hpp"
 #include "dtsim/scenario.hpp"
@@ -21,7 +22,10 @@ Scenario zoo_scenario(const std::string& zoo, int batch, const std::string& extr
     return load_scenario_text(text, "loop.yaml");
 }
 
-double step_s(const ModelSpec& model) { return model.forward_s() + model.backward_s(); }
+double step_s(const Scenario& scenario) {
+    const CostModel costs(scenario);
+    return costs.forward_s() + costs.backward_s();
+}
 
 }  // namespace
 
@@ -42,8 +46,10 @@ TEST_CASE("a preset's layer time is the GEMM curve with the launch overhead as i
     const ComputeRates preset{gpu.peak_for(Precision::bf16, "test") * gpu.gemm_efficiency,
                               gpu.memory_bytes_per_second * gpu.memory_efficiency, 5e-6};
     const auto expected = layer_times(load_zoo_model("resnet50", "test"), 16, Precision::bf16, preset);
-    REQUIRE(scenario.model.layers.size() == expected.size());
-    for (size_t i = 0; i < expected.size(); ++i) CHECK(scenario.model.layers[i].forward_s == expected[i].forward_s);
+    const CostModel costs(scenario);
+    const auto& layers = costs.layers();
+    REQUIRE(layers.size() == expected.size());
+    for (size_t i = 0; i < expected.size(); ++i) CHECK(layers[i].forward_s == expected[i].forward_s);
 }
 
 TEST_CASE("time per sample falls with the batch until the GPU saturates, never rising", "[unit][compute]") {
@@ -54,7 +60,7 @@ TEST_CASE("time per sample falls with the batch until the GPU saturates, never r
     double first = 0;
     int batch = 1;
     for (; batch <= 4096; batch *= 2) {
-        const double per_sample = step_s(zoo_scenario(zoo, batch, ", precision: fp16", profile).model) / batch;
+        const double per_sample = step_s(zoo_scenario(zoo, batch, ", precision: fp16", profile)) / batch;
         if (batch == 1) first = per_sample;
         if (batch > 1) CHECK(per_sample <= previous * (1 + 1e-12));
         previous = per_sample;
@@ -68,18 +74,18 @@ TEST_CASE("mixed precision changes compute time and gradient bytes", "[unit][com
     const auto fp16 = zoo_scenario("resnet50", 64, ", precision: fp16");
     const auto bf16 = zoo_scenario("resnet50", 64, ", precision: bf16");
     const auto zoo = load_zoo_model("resnet50", "test");
-    CHECK(fp32.model.gradient_bytes() == Approx(4 * zoo.total_parameters()));
-    CHECK(fp16.model.gradient_bytes() == Approx(2 * zoo.total_parameters()));
-    CHECK(bf16.model.gradient_bytes() == Approx(2 * zoo.total_parameters()));
+    CHECK(CostModel(fp32).gradient_bytes() == Approx(4 * zoo.total_parameters()));
+    CHECK(CostModel(fp16).gradient_bytes() == Approx(2 * zoo.total_parameters()));
+    CHECK(CostModel(bf16).gradient_bytes() == Approx(2 * zoo.total_parameters()));
     // H100: 989 TFLOPS in fp16 Tensor Cores against 67 in fp32 (§6.1), and half the bytes moved.
-    CHECK(step_s(fp16.model) < step_s(fp32.model) / 4);
-    CHECK(step_s(bf16.model) == Approx(step_s(fp16.model)));
+    CHECK(step_s(fp16) < step_s(fp32) / 4);
+    CHECK(step_s(bf16) == Approx(step_s(fp16)));
     // With a profile, the precision picks its GEMM fit.
     const auto fitted32 = zoo_scenario("resnet50", 64, ", precision: fp32", "dgx-h100.datasheet");
     const auto fitted16 = zoo_scenario("resnet50", 64, ", precision: fp16", "dgx-h100.datasheet");
-    CHECK(fitted16.model.flops_per_second == Approx(791.2e12));
-    CHECK(fitted32.model.flops_per_second == Approx(53.6e12));
-    CHECK(step_s(fitted16.model) < step_s(fitted32.model));
+    CHECK(CostModel(fitted16).compute().flops_per_second == Approx(791.2e12));
+    CHECK(CostModel(fitted32).compute().flops_per_second == Approx(53.6e12));
+    CHECK(step_s(fitted16) < step_s(fitted32));
 }
 
 TEST_CASE("activation checkpointing recomputes a fraction of the forward in backward", "[unit][compute]") {
@@ -91,16 +97,19 @@ TEST_CASE("activation checkpointing recomputes a fraction of the forward in back
     const double c = value == "false" ? 0 : value == "0.25" ? 0.25 : 1;
     const auto scenario = load_scenario_text(direct, "ckpt.yaml", {"model.activation_checkpointing=" + value});
     CHECK(scenario.model.recompute_fraction == c);
-    CHECK(scenario.model.forward_s() == Approx(0.030));
-    CHECK(scenario.model.backward_s() == Approx(0.060 + c * 0.030));
-    for (const auto& layer : scenario.model.layers) CHECK(layer.backward_s == Approx(0.006 + c * 0.003));
+    const CostModel costs(scenario);
+    CHECK(costs.forward_s() == Approx(0.030));
+    CHECK(costs.backward_s() == Approx(0.060 + c * 0.030));
+    for (const auto& layer : costs.layers()) CHECK(layer.backward_s == Approx(0.006 + c * 0.003));
 
     // A zoo model: every layer's backward is twice its forward plus the recomputed share.
     const auto plain = zoo_scenario("bert_large", 8);
     const auto checkpointed = zoo_scenario("bert_large", 8, ", activation_checkpointing: " + value);
-    for (size_t i = 0; i < plain.model.layers.size(); ++i)
-        CHECK(checkpointed.model.layers[i].backward_s ==
-              Approx(plain.model.layers[i].backward_s + c * plain.model.layers[i].forward_s).epsilon(1e-12));
+    const CostModel plain_costs(plain), checkpointed_costs(checkpointed);
+    const auto& plain_layers = plain_costs.layers();
+    for (size_t i = 0; i < plain_layers.size(); ++i)
+        CHECK(checkpointed_costs.layers()[i].backward_s ==
+              Approx(plain_layers[i].backward_s + c * plain_layers[i].forward_s).epsilon(1e-12));
 }
 
 TEST_CASE("gradient accumulation counts every micro-batch's samples and compute", "[unit][compute]") {
@@ -111,5 +120,5 @@ TEST_CASE("gradient accumulation counts every micro-batch's samples and compute"
     const auto scenario = load_scenario_text(text, "a.yaml", {"training.accumulation_steps=4"});
     CHECK(scenario.training.accumulation_steps == 4);
     CHECK(scenario.samples_per_gpu_iteration() == 32);
-    CHECK(single_gpu_iteration_time_s(scenario) == Approx(4 * 0.090));
+    CHECK(CostModel(scenario).single_gpu_iteration_s() == Approx(4 * 0.090));
 }

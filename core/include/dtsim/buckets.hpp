@@ -3,7 +3,7 @@
 // as PyTorch DDP does; a bucket is ready when the backward of its last layer ends.
 #include <vector>
 
-#include "dtsim/scenario.hpp"
+#include "dtsim/compute_model.hpp"
 
 namespace dtsim {
 
@@ -19,6 +19,6 @@ struct BucketPlan {
     int trailing_layers = 0;
 };
 
-BucketPlan make_buckets(const ModelSpec& model, double bucket_bytes);
+BucketPlan make_buckets(const std::vector<LayerWork>& layers, double bucket_bytes);
 
 }  // namespace dtsim

@@ -2,13 +2,19 @@
 // `training.compression`: how gradients are compressed before they are communicated.
 #include <string>
 
+#include "dtsim/name_table.hpp"
+
 namespace dtsim {
 
 class ConfigNode;
 enum class Precision;
 
 enum class CompressionKind { none, fp16, int8, topk, powersgd };
-std::string to_string(CompressionKind kind);
+inline constexpr auto kCompressionKindNames = make_name_table(
+    std::pair{CompressionKind::none, "none"}, std::pair{CompressionKind::fp16, "fp16"},
+    std::pair{CompressionKind::int8, "int8"}, std::pair{CompressionKind::topk, "topk"},
+    std::pair{CompressionKind::powersgd, "powersgd"});
+inline std::string to_string(CompressionKind kind) { return std::string(kCompressionKindNames.name(kind)); }
 
 struct CompressionSpec {
     CompressionKind kind = CompressionKind::none;

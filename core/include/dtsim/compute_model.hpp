@@ -1,13 +1,20 @@
 #pragma once
 // Per-layer forward/backward times from FLOPs and bytes on a GPU (a roofline with a GEMM efficiency).
-#include <optional>
+#include <string>
 #include <vector>
 
-#include "dtsim/hardware.hpp"
 #include "dtsim/model_zoo.hpp"
-#include "dtsim/scenario.hpp"
+#include "dtsim/precision.hpp"
 
 namespace dtsim {
+
+/// One layer's work on one GPU in one iteration, with the per-GPU batch applied.
+struct LayerWork {
+    std::string name;
+    double gradient_bytes = 0;
+    double forward_s = 0;
+    double backward_s = 0;
+};
 
 struct ComputeRates {
     double flops_per_second = 0;        // achieved: peak × GEMM efficiency, or a profile's fitted rate

@@ -5,6 +5,8 @@
 #include <limits>
 #include <vector>
 
+#include "dtsim/name_table.hpp"
+
 namespace dtsim {
 
 class ConfigNode;
@@ -25,6 +27,8 @@ struct LinkDegradationSpec {
 };
 
 enum class Recovery { restart_from_checkpoint, drop };
+inline constexpr auto kRecoveryNames =
+    make_name_table(std::pair{Recovery::restart_from_checkpoint, "restart-from-checkpoint"}, std::pair{Recovery::drop, "drop"});
 
 /// A whole node (all its GPUs) fails at `at_s`.
 ///   restart-from-checkpoint: every worker stops; after `restart_cost_s` the job starts again from the

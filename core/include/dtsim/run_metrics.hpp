@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "dtsim/run.hpp"
+#include "dtsim/cost_model.hpp"
 #include "dtsim/scenario.hpp"
 
 namespace dtsim {
@@ -11,9 +12,9 @@ namespace dtsim {
 /// "allreduce/ring", "parameter-server/sync x4 dedicated", ...: the strategy as a run records it.
 std::string describe_strategy(const StrategySpec& strategy);
 
-/// One GPU trains without any communication: its iteration is forward + backward of the whole model, once
-/// per micro-batch of gradient accumulation.
-double single_gpu_iteration_time_s(const Scenario& scenario);
+/// A run of the scenario before its timeline: what it ran, and its ranks (the GPUs node-major, then one per
+/// parameter server, on `server_nodes`), for simulated and measured runs alike.
+Run start_run(const Scenario& scenario, RunKind kind, const std::vector<int>& server_nodes);
 
 /// What the actors observed beyond the spans.
 struct Observations {
@@ -29,7 +30,8 @@ struct Observations {
 /// the first enter the means (the first includes start-up effects), unless there is only one.
 /// Workers that do not wait for each other (PS async/ssp) each train at their own rate: the throughput is
 /// the sum of their rates, and the iteration time the one that gives that throughput.
-RunSummary summarize(const Scenario& scenario, const std::vector<Span>& spans, const std::vector<double>& iteration_ends,
-                     std::vector<IterationRecord>& iterations, const Observations& observed = {});
+RunSummary summarize(const Scenario& scenario, const CostModel& costs, const std::vector<Span>& spans,
+                     const std::vector<double>& iteration_ends, std::vector<IterationRecord>& iterations,
+                     const Observations& observed = {});
 
 }  // namespace dtsim

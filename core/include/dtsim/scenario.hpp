@@ -2,13 +2,15 @@
 // A scenario says what to run: the cluster, the model and the training strategy (DESIGN.md, "Scenario").
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "dtsim/compression_spec.hpp"
 #include "dtsim/hardware.hpp"
-#include "dtsim/incast.hpp"
+#include "dtsim/model_zoo.hpp"
+#include "dtsim/name_table.hpp"
 #include "dtsim/precision.hpp"
 #include "dtsim/profile.hpp"
 #include "dtsim/straggler_spec.hpp"
@@ -24,26 +26,43 @@ enum class ServerPlacement { dedicated, colocated };
 enum class SyncMode { sync, async, ssp };
 enum class Sharding { by_size, round_robin };
 
-std::string to_string(Topology value);
-std::string to_string(NetworkModel value);
-std::string to_string(Fidelity value);
-std::string to_string(StrategyKind value);
-std::string to_string(AllReduceAlgorithm value);
-std::string to_string(ServerPlacement value);
-std::string to_string(SyncMode value);
-std::string to_string(Sharding value);
+// The scenario's names of each choice, for the loader, the reports and the sweeps alike.
+inline constexpr auto kTopologyNames = make_name_table(
+    std::pair{Topology::star, "star"}, std::pair{Topology::fat_tree, "fat-tree"},
+    std::pair{Topology::rail_optimized, "rail-optimized"}, std::pair{Topology::dragonfly, "dragonfly"},
+    std::pair{Topology::torus, "torus"});
+inline constexpr auto kNetworkModelNames =
+    make_name_table(std::pair{NetworkModel::ideal, "ideal"}, std::pair{NetworkModel::simgrid, "simgrid"});
+inline constexpr auto kFidelityNames = make_name_table(std::pair{Fidelity::step, "step"}, std::pair{Fidelity::flow, "flow"});
+inline constexpr auto kStrategyKindNames = make_name_table(std::pair{StrategyKind::allreduce, "allreduce"},
+                                                           std::pair{StrategyKind::parameter_server, "parameter-server"});
+inline constexpr auto kAllReduceAlgorithmNames = make_name_table(
+    std::pair{AllReduceAlgorithm::ring, "ring"}, std::pair{AllReduceAlgorithm::hierarchical, "hierarchical"},
+    std::pair{AllReduceAlgorithm::tree, "tree"}, std::pair{AllReduceAlgorithm::halving_doubling, "halving-doubling"},
+    std::pair{AllReduceAlgorithm::direct, "direct"});
+inline constexpr auto kServerPlacementNames = make_name_table(std::pair{ServerPlacement::dedicated, "dedicated"},
+                                                              std::pair{ServerPlacement::colocated, "colocated"});
+inline constexpr auto kSyncModeNames =
+    make_name_table(std::pair{SyncMode::sync, "sync"}, std::pair{SyncMode::async, "async"}, std::pair{SyncMode::ssp, "ssp"});
+inline constexpr auto kShardingNames =
+    make_name_table(std::pair{Sharding::by_size, "by-size"}, std::pair{Sharding::round_robin, "round-robin"});
 
+inline std::string to_string(Topology value) { return std::string(kTopologyNames.name(value)); }
+inline std::string to_string(NetworkModel value) { return std::string(kNetworkModelNames.name(value)); }
+inline std::string to_string(Fidelity value) { return std::string(kFidelityNames.name(value)); }
+inline std::string to_string(StrategyKind value) { return std::string(kStrategyKindNames.name(value)); }
+inline std::string to_string(AllReduceAlgorithm value) { return std::string(kAllReduceAlgorithmNames.name(value)); }
+inline std::string to_string(ServerPlacement value) { return std::string(kServerPlacementNames.name(value)); }
+inline std::string to_string(SyncMode value) { return std::string(kSyncModeNames.name(value)); }
+inline std::string to_string(Sharding value) { return std::string(kShardingNames.name(value)); }
+
+/// A link class as the scenario gives it: a preset, or bandwidth and latency written out (or both).
+/// Where the scenario names a profile, its fit replaces these in the cost model.
 struct LinkSpec {
-    std::string preset;           // empty when given directly; "profile:NAME" when calibrated
-    double bytes_per_second = 0;  // line rate, one direction
+    std::string preset;           // empty when given directly
+    double bytes_per_second = 0;  // line rate, one direction; 0 where only a profile gives it
     double latency_s = 0;         // one-way, host to host
     double efficiency = 1;        // achieved / line rate
-    std::optional<LinkCost> calibrated;  // from the scenario's profile: sets the three above, adds overheads
-    std::map<int, LinkCost> ring_steps;  // the profile's ring steps timed with so many ranks (Profile::ring_step_costs)
-    double effective_bytes_per_second() const { return bytes_per_second * efficiency; }
-    /// A message's cost beyond the link's flow (none without a profile; see LinkCost::message_cost). A step
-    /// of a ring of `ring_members` ranks takes the ring step timed with as many where the profile has one.
-    MessageCost message_cost(double bytes, bool first_of_pass = false, int ring_members = 0) const;
 };
 
 /// SimGrid's dragonfly with one chassis per group: routers of a group all-to-all, groups all-to-all.
@@ -75,43 +94,30 @@ struct ClusterSpec {
     int nics_per_node = 1;  // divides gpus_per_node
     FabricSpec fabric;
     NetworkModel network_model = NetworkModel::ideal;
-    /// The profile's collectives timed one at a time (latency mode): what a collective cost on the
-    /// calibrated cluster, for groups of the calibrated size (calibrated_collectives.hpp in sim).
-    std::vector<NetworkFit> calibrated_collectives;
-    /// The profile's inter-node pair exchange against its ring step, when it has both (pair_exchange_extra_s
-    /// in sim adds the difference to exchanges both ways with one peer).
-    std::optional<PairExchange> inter_node_exchange;
-    /// The profile's inter-node incast (incast.hpp): what a NIC keeps of its receiving rate under
-    /// simultaneous senders. Empty without a profile that calibrated it: ports are shared perfectly.
-    IncastCurve incast;
     int gpus() const { return nodes * gpus_per_node; }
-    /// The latency-mode fit of `op` over `ranks` ranks on `nodes` nodes, if the profile has one.
-    const NetworkFit* calibrated_collective(std::string_view op, int ranks, int node_count) const;
+    /// The node GPU rank `rank` is on: ranks are node-major.
+    int node_of(int rank) const { return rank / gpus_per_node; }
     /// The NIC GPU `local` of a node sends and receives through: consecutive GPUs share one.
     int nic_of_gpu(int local) const { return local * nics_per_node / gpus_per_node; }
 };
 
-/// One layer's work on one GPU in one iteration, with the per-GPU batch applied.
-struct LayerWork {
-    std::string name;
+/// The direct form of a model: whole-model times and gradient size, spread over equal layers.
+struct DirectModel {
     double gradient_bytes = 0;
     double forward_s = 0;
     double backward_s = 0;
+    int layers = 100;
 };
 
 struct ModelSpec {
     std::string name;  // zoo name, or "direct"
     Precision precision = Precision::fp32;
     int batch_per_gpu = 1;
-    std::vector<LayerWork> layers;  // forward order; backward includes any activation recompute
+    std::optional<ZooModel> zoo;    // the zoo entry; none for the direct form
+    DirectModel direct;             // without a zoo entry
+    std::optional<double> gemm_efficiency;    // zoo: achieved / peak GEMM rate, where given
+    std::optional<double> single_gpu_step_s;  // zoo: a measured single-GPU step the layers are scaled to
     double recompute_fraction = 0;  // activation checkpointing: share of the forward recomputed in backward
-    double flops_per_second = 0;         // achieved compute and memory rates of one GPU, for work the model
-    double memory_bytes_per_second = 0;  // adds (gradient compression): the profile's, else the preset's
-    std::vector<CodecFit> codecs;        // the profile's fitted compression kernels; empty: memory-bound passes
-    std::optional<SharedCores> shared_cores;  // the profile's: ranks that time-share cores for that work
-    double gradient_bytes() const;
-    double forward_s() const;
-    double backward_s() const;
 };
 
 struct StrategySpec {
@@ -148,11 +154,12 @@ struct SweepAxis {
     std::vector<std::string> values;  // YAML text of each value
 };
 
-/// The profile a scenario names, as far as reports need it.
+/// The profile a scenario names.
 struct ProfileReference {
     std::string file;
     std::string name;
     std::string source;  // measured | datasheet
+    std::shared_ptr<const Profile> fits;  // what the cost model prices the scenario with
 };
 
 struct Scenario {

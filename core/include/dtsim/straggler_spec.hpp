@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "dtsim/fault_spec.hpp"
+#include "dtsim/name_table.hpp"
 
 namespace dtsim {
 
@@ -12,6 +13,10 @@ class ConfigNode;
 struct ClusterSpec;
 
 enum class JitterKind { none, lognormal, exponential, empirical };
+// `none` is the absence of a jitter section, not a distribution a scenario names.
+inline constexpr auto kJitterDistributionNames =
+    make_name_table(std::pair{JitterKind::lognormal, "lognormal"}, std::pair{JitterKind::exponential, "exponential"},
+                    std::pair{JitterKind::empirical, "empirical"});
 
 struct JitterSpec {
     JitterKind kind = JitterKind::none;

@@ -61,7 +61,7 @@ AllReduceGroups allreduce_groups(const Scenario& scenario, int rank, MPI_Comm wo
     AllReduceGroups groups{workers, strategy.kind == StrategyKind::allreduce ? strategy.algorithm : AllReduceAlgorithm::ring};
     if (workers == MPI_COMM_NULL || groups.algorithm != AllReduceAlgorithm::hierarchical) return groups;
     const int per_node = scenario.cluster.gpus_per_node;
-    MPI_Comm_split(workers, rank / per_node, rank, &groups.node);
+    MPI_Comm_split(workers, scenario.cluster.node_of(rank), rank, &groups.node);
     MPI_Comm_split(workers, rank % per_node, rank, &groups.across);
     return groups;
 }
@@ -90,8 +90,10 @@ int run_measure(const MeasureOptions& options, const MpiContext& context) {
     std::optional<LayerGemms> gemms;
     if (options.compute == ComputeMode::gemm && is_worker)
         gemms.emplace(*backend.device, load_zoo_model(scenario.model.name, scenario.file), scenario.model.batch_per_gpu);
+    const CostModel costs(scenario);
     MeasureSetup setup{scenario,
-                       make_buckets(scenario.model, scenario.training.strategy.bucket_bytes),
+                       costs,
+                       make_buckets(costs.layers(), scenario.training.strategy.bucket_bytes),
                        workers,
                        context.size() - workers,
                        context.rank(),
@@ -127,7 +129,7 @@ int run_measure(const MeasureOptions& options, const MpiContext& context) {
     auto gathered = log.gather(context.world());
     if (context.rank() != 0) return wrong_sums == 0 ? exit_code::ok : exit_code::failure;
 
-    auto run = make_measured_run(scenario, std::move(gathered), workers, setup.servers);
+    auto run = make_measured_run(scenario, costs, std::move(gathered), workers, setup.servers);
     const auto id = write_run_outputs(run, options.outputs);
     print_summary(run, alignment_s, wrong_sums, options.verify, sum_check(scenario));
     if (id) std::cout << "  stored as run " << *id << " in " << options.outputs.db_path << "\n";

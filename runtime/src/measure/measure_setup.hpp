@@ -10,6 +10,7 @@
 #include "../device_gradients.hpp"
 #include "aligned_clock.hpp"
 #include "dtsim/buckets.hpp"
+#include "dtsim/cost_model.hpp"
 #include "layer_gemms.hpp"
 #include "modelled_compute.hpp"
 #include "ring_allreduce.hpp"
@@ -20,6 +21,7 @@ namespace dtsim::runtime {
 
 struct MeasureSetup {
     const Scenario& scenario;
+    const CostModel& costs;
     BucketPlan plan;
     int workers = 0;                    // world ranks 0..workers-1
     int servers = 0;                    // dedicated parameter servers: world ranks workers..workers+servers-1

@@ -7,16 +7,11 @@
 
 namespace dtsim::runtime {
 
-Run make_measured_run(const Scenario& scenario, SpanLog::Gathered gathered, int workers, int servers) {
-    Run run;
-    run.kind = RunKind::measured;
-    run.scenario_name = scenario.name;
-    run.scenario_hash = scenario.hash;
-    run.scenario_text = scenario.canonical_text;
-    run.strategy = describe_strategy(scenario.training.strategy);
-    for (int r = 0; r < workers; ++r) run.ranks.push_back({r, r / scenario.cluster.gpus_per_node, "gpu " + std::to_string(r)});
-    for (int p = 0; p < servers; ++p)  // dedicated servers sit on nodes of their own after the GPU nodes
-        run.ranks.push_back({workers + p, scenario.cluster.nodes + p, "server " + std::to_string(p)});
+Run make_measured_run(const Scenario& scenario, const CostModel& costs, SpanLog::Gathered gathered, int workers, int servers) {
+    // Dedicated servers sit on nodes of their own after the GPU nodes.
+    std::vector<int> server_nodes;
+    for (int p = 0; p < servers; ++p) server_nodes.push_back(scenario.cluster.nodes + p);
+    Run run = start_run(scenario, RunKind::measured, server_nodes);
 
     run.spans = std::move(gathered.spans);
     std::sort(run.spans.begin(), run.spans.end(), [](const Span& a, const Span& b) {
@@ -28,7 +23,7 @@ Run make_measured_run(const Scenario& scenario, SpanLog::Gathered gathered, int 
     std::vector<double> iteration_ends(static_cast<size_t>(scenario.training.iterations), 0.0);
     for (const auto& mine : observed.rank_iteration_ends)
         for (size_t i = 0; i < mine.size() && i < iteration_ends.size(); ++i) iteration_ends[i] = std::max(iteration_ends[i], mine[i]);
-    run.summary = summarize(scenario, run.spans, iteration_ends, run.iterations, observed);
+    run.summary = summarize(scenario, costs, run.spans, iteration_ends, run.iterations, observed);
     return run;
 }
 

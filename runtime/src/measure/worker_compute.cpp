@@ -47,7 +47,7 @@ void compute_iteration(MeasureSetup& setup, int iteration, const std::function<v
         setup.device->hold((effect.factor - 1) * (setup.clock.now() - start) + effect.extra_s);
         record("forward", 0, start);
     } else {
-        modelled("forward", 0, setup.scenario.model.forward_s() * effect.factor + effect.extra_s);
+        modelled("forward", 0, setup.costs.forward_s() * effect.factor + effect.extra_s);
     }
     const bool overlap = setup.scenario.training.strategy.overlap;
     for (size_t k = 0; k < buckets.size(); ++k) {

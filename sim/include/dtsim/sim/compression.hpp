@@ -14,6 +14,7 @@
 // With a profile whose compute section has codec fits (calibrated kernels), fp16, int8 and topk encode and
 // decode cost the fit's t = fixed + fp32 bytes / rate for the bucket's N fp32 elements instead; top-k
 // decode scales to this scenario's rank count and ratio (see compression.cpp). PowerSGD stays FLOP-based.
+#include "dtsim/cost_model.hpp"
 #include "dtsim/scenario.hpp"
 
 namespace dtsim::sim {
@@ -27,7 +28,7 @@ struct CompressedBucket {
     double decode_s = 0;
 };
 
-CompressedBucket compress_bucket(const Scenario& scenario, double bucket_bytes);
+CompressedBucket compress_bucket(const Scenario& scenario, const CostModel& costs, double bucket_bytes);
 
 /// What compression does to a bucket a worker exchanges with parameter servers. The push carries the
 /// compressed gradient (dense fp16/int8 values, or top-k pairs with their indices); the pull carries the
@@ -43,6 +44,6 @@ struct ServerExchange {
     double decode_s = 0;
 };
 
-ServerExchange compress_for_servers(const Scenario& scenario, double bucket_bytes);
+ServerExchange compress_for_servers(const Scenario& scenario, const CostModel& costs, double bucket_bytes);
 
 }  // namespace dtsim::sim

@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "dtsim/cost_model.hpp"
 #include "dtsim/scenario.hpp"
 
 namespace dtsim::sim {
@@ -42,17 +43,9 @@ inline constexpr double kPoolCoreSpeed = 1e9;
 /// build_platform also checks that every endpoint is equally far (latency) from every server.
 bool stripes_parameter_servers(const Scenario& scenario);
 
-/// The incast the NICs' receiving ports lose rate to (ClusterSpec::incast): the profile's where senders
-/// start together, none where they do not. The calibrated loss is that of flows started at once, whose
-/// TCP windows then grow and collapse in step (a collective's step, a synchronous parameter server's
-/// round); asynchronous and stale-synchronous workers drift apart, and long flows started apart share a
-/// port almost fully (the testbed's asynchronous servers took their pushes at 88 % of the port or more,
-/// against the 86 % its all-to-all of 4 senders kept).
-const IncastCurve& port_incast(const Scenario& scenario);
-
 /// Sets the network model configuration; must run after the Engine is created and before building.
 void configure_network_model(NetworkModel model);
 
-Platform build_platform(const Scenario& scenario);
+Platform build_platform(const Scenario& scenario, const CostModel& costs);
 
 }  // namespace dtsim::sim

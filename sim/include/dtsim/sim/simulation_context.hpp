@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "dtsim/buckets.hpp"
+#include "dtsim/cost_model.hpp"
 #include "dtsim/scenario.hpp"
 #include "dtsim/sim/platform.hpp"
 #include "dtsim/sim/timeline_recorder.hpp"
@@ -50,9 +51,10 @@ struct FaultLedger {
 
 class SimulationContext {
 public:
-    SimulationContext(const Scenario& scenario, Platform platform, std::function<void(int)> on_iteration);
+    SimulationContext(const Scenario& scenario, const CostModel& costs, Platform platform, std::function<void(int)> on_iteration);
 
     const Scenario& scenario;
+    const CostModel& costs;
     const Platform platform;
     const BucketPlan plan;
     const int workers;
@@ -81,10 +83,8 @@ public:
     std::string epoch_name(const std::string& name) const;
     /// One-way route latency from one rank's host to another's, with the model's latency factor.
     double route_latency_s(int from, int to);
-    /// The link class between two ranks: the GPU link within a node, else the NIC.
-    const LinkSpec& link_between(int from, int to) const;
     /// A message's cost beyond its link's flow between two ranks, from the scenario's profile (else none):
-    /// see LinkCost::message_cost; a step of a ring of `ring_members` ranks, see LinkSpec::message_cost.
+    /// see LinkCost::message_cost; a step of a ring of `ring_members` ranks, see LinkModel::message_cost.
     MessageCost message_cost(int from, int to, double bytes, bool first_of_pass = false, int ring_members = 0) const;
     /// True once, for the first message to the rank named by the scenario's debug.lose_message_to_rank.
     bool lose_message_to(int rank);

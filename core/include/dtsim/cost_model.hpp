@@ -1,0 +1,98 @@
+#pragma once
+// What everything costs: built once per scenario from its hardware presets, or from its profile where it
+// names one, and the only place the simulator reads a cost from (docs/architecture.md, "Cost model").
+// The scenario says what the user wrote; the cost model says what that hardware takes to run it.
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "dtsim/compute_model.hpp"
+#include "dtsim/incast.hpp"
+#include "dtsim/network_ops.hpp"
+#include "dtsim/profile.hpp"
+#include "dtsim/scenario.hpp"
+
+namespace dtsim {
+
+/// A scenario whose profile cannot price it (a link class or precision the profile did not fit, an
+/// efficiency that contradicts the profile's fit). `key` is the dotted scenario key to blame; the loader
+/// turns it into a located InputError, so a loaded scenario always has a cost model.
+struct CostModelError : std::runtime_error {
+    CostModelError(std::string key_in, const std::string& message) : std::runtime_error(message), key(std::move(key_in)) {}
+    std::string key;
+};
+
+/// What a message costs on one link class: the link's flow (latency, bandwidth and efficiency, from the
+/// preset or the profile's point-to-point fit) and, with a profile, what the fitted curves add per message.
+struct LinkModel {
+    std::string source;           // the preset, "given" (bandwidth and latency written out) or "profile:NAME"
+    double bytes_per_second = 0;  // line rate, one direction
+    double latency_s = 0;         // one-way, host to host
+    double efficiency = 1;        // achieved / line rate
+    std::optional<LinkCost> calibrated;  // the profile's fit: sets the three above, adds per-message overheads
+    std::map<int, LinkCost> ring_steps;  // the profile's ring steps by the ranks they were timed with
+    double effective_bytes_per_second() const { return bytes_per_second * efficiency; }
+    /// A message's cost beyond the link's flow (none without a profile; see LinkCost::message_cost). A step
+    /// of a ring of `ring_members` ranks takes the ring step timed with as many where the profile has one.
+    MessageCost message_cost(double bytes, bool first_of_pass = false, int ring_members = 0) const;
+};
+
+/// One GPU's achieved rates for the work the simulator adds to the model's layers (compression), and the
+/// calibrated codec kernels.
+struct ComputeCosts {
+    double flops_per_second = 0;         // the profile's GEMM fit, else the preset's peak × GEMM efficiency
+    double memory_bytes_per_second = 0;  // the profile's, else the preset's peak × memory efficiency
+    double per_kernel_s = 0;             // fixed cost of each kernel: the GEMM fit's intercept, else a launch
+    std::vector<CodecFit> codecs;        // the profile's fitted compression kernels; empty: memory-bound passes
+    std::optional<SharedCores> shared_cores;  // the profile's: ranks that time-share cores for codec work
+};
+
+class CostModel {
+public:
+    /// Throws CostModelError where the scenario's profile cannot price it.
+    explicit CostModel(const Scenario& scenario);
+
+    const LinkModel& intra_node() const { return intra_node_; }
+    const LinkModel& nic() const { return nic_; }
+    /// The link between two GPU ranks: the GPU link within a node, else the NIC.
+    const LinkModel& link_between(int from_rank, int to_rank) const;
+
+    /// The profile's latency-mode fit of collective `op` over `ranks` ranks on `nodes` nodes, if any.
+    const NetworkFit* calibrated_collective(NetworkOp op, int ranks, int nodes) const;
+    /// Whether the profile timed `op` over any group of `ranks` ranks (a cheap test before counting nodes).
+    bool calibrates_group_size(NetworkOp op, int ranks) const;
+    /// What an exchange of `bytes` each way with one peer on another node takes beyond a ring step
+    /// (PairExchange); 0 without such a calibration.
+    double inter_node_pair_exchange_extra_s(double bytes) const;
+    /// What a receiving NIC port keeps of its rate under simultaneous senders: the profile's where senders
+    /// start together (collectives, synchronous parameter servers), a perfectly shared port where they
+    /// drift apart (asynchronous and stale-synchronous workers; docs/calibration.md, "Incast") or where
+    /// nothing was calibrated.
+    const IncastCurve& port_incast() const { return port_incast_; }
+    /// Ports shared perfectly from now on: the replay of the very all-to-alls the incast was fitted from.
+    void share_ports_perfectly() { port_incast_ = {}; }
+
+    const ComputeCosts& compute() const { return compute_; }
+    /// One GPU's layers in forward order, with the per-GPU batch applied; backward includes recompute.
+    const std::vector<LayerWork>& layers() const { return layers_; }
+    double gradient_bytes() const;
+    double forward_s() const;
+    double backward_s() const;
+    /// One GPU's iteration without communication: every micro-batch's forward and backward.
+    double single_gpu_iteration_s() const { return accumulation_steps_ * (forward_s() + backward_s()); }
+
+private:
+    int gpus_per_node_ = 1;
+    int accumulation_steps_ = 1;
+    LinkModel intra_node_;
+    LinkModel nic_;
+    std::vector<NetworkFit> calibrated_collectives_;
+    std::optional<PairExchange> inter_node_exchange_;
+    IncastCurve port_incast_;
+    ComputeCosts compute_;
+    std::vector<LayerWork> layers_;
+};
+
+}  // namespace dtsim

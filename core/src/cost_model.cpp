@@ -1,0 +1,168 @@
+#include "dtsim/cost_model.hpp"
+
+#include <algorithm>
+
+#include "dtsim/sum_over.hpp"
+
+namespace dtsim {
+namespace {
+
+LinkModel preset_link(const LinkSpec& link) {
+    return LinkModel{link.preset.empty() ? "given" : link.preset, link.bytes_per_second, link.latency_s, link.efficiency,
+                     std::nullopt, {}};
+}
+
+// A profile's point-to-point fit of a link class sets that link: its latency and bandwidth, and the
+// per-message overheads of the small-message regimes. A link the cluster uses (a ring of `ring_members`
+// > 1 ranks over it) must be covered; one it does not use keeps the scenario's, which must then be given.
+LinkModel link_model(const LinkSpec& written, const Profile* profile, LinkClass link_class, int ring_members,
+                     const std::string& key) {
+    if (!profile) return preset_link(written);
+    const auto cost = profile->link_cost(link_class, ring_members);
+    if (!cost) {
+        if (ring_members > 1)
+            throw CostModelError("profile", "profile '" + profile->name + "' has no " + std::string(to_string(link_class)) +
+                                                " point-to-point fit, which this cluster needs; calibrate with ranks " +
+                                                (link_class == LinkClass::inter_node ? "on more than one node" : "sharing a node") +
+                                                ", or remove the profile");
+        if (written.bytes_per_second <= 0)
+            throw CostModelError(key, "is missing, and profile '" + profile->name + "' has no " +
+                                          std::string(to_string(link_class)) +
+                                          " fit to give it; expected a network preset name or {bandwidth, latency}");
+        return preset_link(written);
+    }
+    return LinkModel{"profile:" + profile->name, cost->bytes_per_second, cost->latency_s, 1.0, *cost,
+                     profile->ring_step_costs(link_class)};
+}
+
+double preset_peak(const GpuPreset& gpu, Precision precision) {
+    const auto peak = gpu.peak_flops_per_second.find(precision);
+    if (peak == gpu.peak_flops_per_second.end())
+        throw CostModelError("model.precision", "GPU preset '" + gpu.name + "' has no " + std::string(to_string(precision)) +
+                                                    " peak; choose another precision or GPU");
+    return peak->second;
+}
+
+// A zoo model's rates: the profile's fitted GEMM curve and memory bandwidth where it has a compute section,
+// else the GPU preset's peaks times its efficiencies (the model's own GEMM efficiency where given).
+ComputeCosts zoo_rates(const Scenario& scenario, const Profile* profile) {
+    const auto& model = scenario.model;
+    const auto& gpu = scenario.cluster.gpu;
+    if (profile && profile->compute) {
+        if (model.gemm_efficiency)
+            throw CostModelError("model.efficiency", "conflicts with the profile's fitted GEMM rate; remove one of them");
+        const auto& compute = *profile->compute;
+        const GemmFit* gemm = compute.gemm_for(model.precision);
+        if (!gemm) {
+            std::string measured;
+            for (const auto& fit : compute.gemm) measured += (measured.empty() ? "" : ", ") + std::string(to_string(fit.precision));
+            throw CostModelError("model.precision", "profile '" + profile->name + "' has no " +
+                                                        std::string(to_string(model.precision)) + " GEMM fit (it has: " +
+                                                        measured + "); choose one of those precisions");
+        }
+        return ComputeCosts{gemm->flops_per_second, compute.memory_bytes_per_second, gemm->fixed_s, {}, {}};
+    }
+    const double efficiency = model.gemm_efficiency.value_or(gpu.gemm_efficiency);
+    return ComputeCosts{preset_peak(gpu, model.precision) * efficiency, gpu.memory_bytes_per_second * gpu.memory_efficiency,
+                        kKernelLaunchOverheadS, {}, {}};
+}
+
+// A direct model's times are given; the work the simulator adds (compression) runs at the profile's rates,
+// else the GPU preset's.
+ComputeCosts direct_rates(const Scenario& scenario, const Profile* profile) {
+    const auto& gpu = scenario.cluster.gpu;
+    const auto precision = scenario.model.precision;
+    ComputeCosts rates;
+    if (const auto peak = gpu.peak_flops_per_second.find(precision); peak != gpu.peak_flops_per_second.end())
+        rates.flops_per_second = peak->second * gpu.gemm_efficiency;
+    rates.memory_bytes_per_second = gpu.memory_bytes_per_second * gpu.memory_efficiency;
+    rates.per_kernel_s = kKernelLaunchOverheadS;
+    if (profile && profile->compute) {
+        const auto& compute = *profile->compute;
+        // A CPU calibration fits fp32 GEMMs only; its fp32 rate is still the device's rather than a preset's.
+        const GemmFit* gemm = compute.gemm_for(precision);
+        if (!gemm) gemm = compute.gemm_for(Precision::fp32);
+        if (gemm) {
+            rates.flops_per_second = gemm->flops_per_second;
+            rates.per_kernel_s = gemm->fixed_s;
+        }
+        rates.memory_bytes_per_second = compute.memory_bytes_per_second;
+    }
+    return rates;
+}
+
+std::vector<LayerWork> model_layers(const ModelSpec& model, const ComputeCosts& rates) {
+    std::vector<LayerWork> layers;
+    if (model.zoo) {
+        layers = layer_times(*model.zoo, model.batch_per_gpu, model.precision,
+                             ComputeRates{rates.flops_per_second, rates.memory_bytes_per_second, rates.per_kernel_s});
+        if (model.single_gpu_step_s) scale_to_step_time(layers, *model.single_gpu_step_s);
+    } else {
+        // Gradients become ready evenly through backward, as with many equal layers.
+        const auto& direct = model.direct;
+        for (int i = 0; i < direct.layers; ++i)
+            layers.push_back(LayerWork{"layer" + std::to_string(i), direct.gradient_bytes / direct.layers,
+                                       direct.forward_s / direct.layers, direct.backward_s / direct.layers});
+    }
+    // After any single_gpu_step_time scaling: that measured step is the one without recompute.
+    add_recompute(layers, model.recompute_fraction);
+    return layers;
+}
+
+}  // namespace
+
+MessageCost LinkModel::message_cost(double bytes, bool first_of_pass, int ring_members) const {
+    if (!calibrated) return {0, bytes};
+    const auto step = ring_steps.find(ring_members);
+    const LinkCost& timed = step != ring_steps.end() ? step->second : *calibrated;
+    return calibrated->carrying(timed.fitted_s(bytes, first_of_pass), bytes);
+}
+
+CostModel::CostModel(const Scenario& scenario)
+    : gpus_per_node_(scenario.cluster.gpus_per_node), accumulation_steps_(scenario.training.accumulation_steps) {
+    const auto& cluster = scenario.cluster;
+    const Profile* profile = scenario.profile ? scenario.profile->fits.get() : nullptr;
+    // A node's ring has its GPUs; the ring across nodes, one rank per node.
+    intra_node_ = link_model(cluster.intra_node, profile, LinkClass::intra_node, cluster.gpus_per_node, "cluster.intra_node");
+    nic_ = link_model(cluster.nic, profile, LinkClass::inter_node, cluster.nodes, "cluster.nic");
+    if (profile) {
+        for (const auto& fit : profile->network)
+            if (fit.mode == to_string(TimingMode::latency) && !is_point_to_point(*kNetworkOpNames.parse(fit.op)))
+                calibrated_collectives_.push_back(fit);
+        inter_node_exchange_ = profile->pair_exchange(LinkClass::inter_node);
+        const auto& strategy = scenario.training.strategy;
+        const bool drifting = strategy.kind == StrategyKind::parameter_server && strategy.sync != SyncMode::sync;
+        if (!drifting) port_incast_ = inter_node_incast(*profile);
+    }
+    compute_ = scenario.model.zoo ? zoo_rates(scenario, profile) : direct_rates(scenario, profile);
+    if (profile && profile->compute) {
+        compute_.codecs = profile->compute->codecs;
+        compute_.shared_cores = profile->compute->shared_cores;
+    }
+    layers_ = model_layers(scenario.model, compute_);
+}
+
+const LinkModel& CostModel::link_between(int from_rank, int to_rank) const {
+    return from_rank / gpus_per_node_ == to_rank / gpus_per_node_ ? intra_node_ : nic_;
+}
+
+const NetworkFit* CostModel::calibrated_collective(NetworkOp op, int ranks, int nodes) const {
+    for (const auto& fit : calibrated_collectives_)
+        if (fit.op == to_string(op) && fit.ranks == ranks && fit.nodes == nodes) return &fit;
+    return nullptr;
+}
+
+bool CostModel::calibrates_group_size(NetworkOp op, int ranks) const {
+    return std::any_of(calibrated_collectives_.begin(), calibrated_collectives_.end(),
+                       [&](const NetworkFit& fit) { return fit.op == to_string(op) && fit.ranks == ranks; });
+}
+
+double CostModel::inter_node_pair_exchange_extra_s(double bytes) const {
+    return inter_node_exchange_ ? inter_node_exchange_->extra_s(bytes) : 0;
+}
+
+double CostModel::gradient_bytes() const { return sum_over(layers_, &LayerWork::gradient_bytes); }
+double CostModel::forward_s() const { return sum_over(layers_, &LayerWork::forward_s); }
+double CostModel::backward_s() const { return sum_over(layers_, &LayerWork::backward_s); }
+
+}  // namespace dtsim
