@@ -48,8 +48,7 @@ bool stripes_parameter_servers(const Scenario& scenario);
 /// start together, none where they do not. The calibrated loss is that of flows started at once, whose
 /// TCP windows then grow and collapse in step (a collective's step, a synchronous parameter server's
 /// round); asynchronous and stale-synchronous workers drift apart, and long flows started apart share a
-/// port almost fully (the testbed's asynchronous servers took their pushes at 88 % of the port or more,
-/// against the 86 % its all-to-all of 4 senders kept).
+/// port almost fully (see docs/fidelity.md, "Measurements behind the models").
 const IncastCurve& port_incast(const Scenario& scenario);
 
 /// Sets the network model configuration; must run after the Engine is created and before building.
