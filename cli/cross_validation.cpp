@@ -16,7 +16,7 @@
 namespace dtsim::cli {
 namespace {
 
-constexpr double kLargeMessageBytes = 64 * 1024;  // issue 3's accuracy target applies above 64 KB
+constexpr double kLargeMessageBytes = 64 * 1024;  // the replay's accuracy target applies above 64 KB (docs/calibration.md)
 
 struct Layout {
     int nodes = 1;

@@ -15,7 +15,7 @@ value() { sed -n "s/^$1 //p" <<<"$result"; }
   echo "One cold frame (lane image redrawn, axis and labels painted) of the timeline widget, 1600x1000, for"
   echo "a synthetic run of $(value ranks) ranks (512 nodes x 8 GPUs) and $(value spans) spans (1000 iterations"
   echo "of forward, backward and an all-reduce or a wait per rank). Median of 15 frames. Target: <= 33 ms each;"
-  echo "the naive per-span painter measured ~800 ms (docs: ../shared/reference/gui-and-code-style.md §1.6)."
+  echo "the naive per-span painter measured ~800 ms (docs/architecture.md, \"GUI timeline\")."
   echo
   echo "- machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), $(free -g | awk '/Mem:/{print $2}') GiB;"
   echo "  load average when measured: $(cut -d' ' -f1-3 /proc/loadavg)"

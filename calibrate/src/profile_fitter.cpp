@@ -33,7 +33,7 @@ double mean_iteration_time(const Sample& s) {
 // A group's samples: their medians, which the piecewise model is fitted on (robust to outliers), and per
 // size the means of their timed iterations, which the profile keeps as the measured points: a training
 // iteration's time is a sum of collective times, and the expectation of a sum is the sum of the means.
-// Timings are skewed to the right (on the testbed a 1 MB all-reduce: median 29.8 ms, mean 33.4 ms).
+// Timings are skewed to the right (see docs/fidelity.md, "Measurements behind the models").
 struct NetworkGroup {
     std::vector<Observation> observations;
     std::map<double, std::vector<double>> mean_times;  // bytes -> each sample's mean iteration time
@@ -61,11 +61,10 @@ std::vector<std::pair<double, double>> measured_points(const std::map<double, st
     return points;
 }
 
-// A size whose time exceeds both the next larger size's and 1.5 times the next smaller size's was disturbed
-// while it was timed (a retransmission timeout, a preempted rank): fewer bytes over the same path cannot
-// take longer than more, and a step up to a slower protocol stays up at the sizes after it. Such sizes are
-// left out of the fit and the measured points, and named in `left_out`. (The testbed at 500 Mbit/s once
-// timed a 2 MB ring step at 88 ms between 17 ms at 1 MB and 79 ms at 4 MB; the fit bent a segment to it.)
+// A size whose time exceeds both the next larger size's and 1.5 times the next smaller size's was disturbed while it
+// was timed (a retransmission timeout, a preempted rank): fewer bytes over the same path cannot take longer than more,
+// and a step up to a slower protocol stays up at the sizes after it. Such sizes are left out of the fit and the
+// measured points, and named in `left_out` (see docs/fidelity.md, "Measurements behind the models").
 constexpr double kDisturbedOverSmaller = 1.5;
 
 void leave_out_disturbed(const NetworkKey& key, NetworkGroup& group, std::vector<std::string>& left_out) {

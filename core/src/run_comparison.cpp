@@ -122,7 +122,7 @@ RunComparison compare_runs(const Run& first, const Run& second) {
 std::string comparison_verdict(const RunComparison& comparison, const Run& reference, const Run& other) {
     const auto error = comparison.iteration_time_error();
     if (!error) return "no verdict: the reference iteration time is 0";
-    // Within the fidelity target's maximum (issue 5: max 10 %) it is "within"; beyond, "off by".
+    // Within the fidelity target's maximum (docs/fidelity.md: max 10 %) it is "within"; beyond, "off by".
     const std::string within = (std::abs(*error) <= kVerdictWithin ? "within " : "off by ") + percent_text(std::abs(*error));
     const std::string direction = *error > 0 ? "slower" : *error < 0 ? "faster" : "equal";
     if (reference.kind == RunKind::measured && other.kind == RunKind::predicted)

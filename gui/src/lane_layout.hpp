@@ -22,8 +22,6 @@ public:
     /// An invalid expression keeps the previous filter and returns false.
     bool set_filter(const QString& pattern);
     void toggle_node(int node);
-    void set_collapsed_nodes(std::set<int> nodes) { collapsed_ = std::move(nodes); }
-    const std::set<int>& collapsed_nodes() const { return collapsed_; }
     std::vector<LaneRow> rows(const SpanStore& store) const;
 
 private:

@@ -40,8 +40,6 @@ public:
     QString last_error() const { return last_error_; }
     QMessageBox* error_dialog() const { return error_dialog_; }
     RunListModel* run_list() const { return runs_; }
-    QSortFilterProxyModel* run_list_proxy() const { return proxy_; }
-    QLineEdit* run_filter() const { return filter_; }
     TimelineView* timeline_view() const { return timeline_; }
     CompareView* compare_view() const { return compare_; }
     WhatIfPanel* whatif_panel() const { return whatif_; }

@@ -2,7 +2,7 @@
 // The timeline's span store: per rank and kind (compute, comm, wait) a track of spans sorted by start,
 // as compact columns with interned names, plus a precomputed coverage pyramid per track (each level
 // halves the number of time buckets). A frame then costs about one bucket per pixel, not one span:
-// see /work/shared/reference/gui-and-code-style.md §1.4 (Perfetto-style mipmaps). Qt-free.
+// see docs/architecture.md, "GUI timeline" (Perfetto-style mipmaps). Qt-free.
 #include <array>
 #include <cstdint>
 #include <string>

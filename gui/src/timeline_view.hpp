@@ -23,7 +23,6 @@ public:
     explicit TimelineView(QWidget* parent = nullptr);
     void show_run(std::shared_ptr<const LoadedRun> run);
     TimelineWidget* timeline() const { return timeline_; }
-    QLineEdit* lane_filter() const { return filter_; }
 
 private:
     QLabel* title_;

@@ -1,7 +1,7 @@
 #pragma once
 // Which ranks share a physical machine, and how many cores they share. Ranks on one machine see the same
-// kernel boot id, whatever host names their namespaces or containers give them (the one-machine testbed's 5
-// "hosts" are one machine). A machine's cores are the union of its ranks' CPU affinity masks. Where ranks
+// kernel boot id, whatever host names their namespaces or containers give them (runtime/testbed's "hosts"
+// are one machine). A machine's cores are the union of its ranks' CPU affinity masks. Where ranks
 // outnumber cores, they time-share them: the calibration then times codec kernels one rank at a time, and
 // the profile tells the simulator to share the cores (compute.shared_cores).
 #include <vector>

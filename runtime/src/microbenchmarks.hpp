@@ -1,6 +1,6 @@
 #pragma once
-// Timing of one plan item on every rank, following nccl-tests and the OSU benchmarks (shared reference
-// nccl-and-hardware.md §1.2 and §4.1):
+// Timing of one plan item on every rank, following nccl-tests and the OSU benchmarks (docs/hardware-sources.md
+// §9):
 //   throughput  ops started back to back with no barrier between them; per-op time = batch time / ops,
 //               averaged over the taking-part ranks (nccl-tests' default `-a 1`);
 //   latency     one op at a time between barriers; per-op time = the slowest rank's (OSU-style);
@@ -8,17 +8,16 @@
 //   sendrecv    nccl-tests' ring exchange: every member sends to the next and receives from the previous
 //               at once, back to back (throughput mode);
 //   compute     every rank runs its kernel at once (as in training); per-run time = the mean over ranks,
-//               as nccl-tests' default: where ranks share cores (the one-machine testbed), each run's
+//               as nccl-tests' default: where ranks share cores (runtime/testbed), each run's
 //               slowest rank is the one the scheduler preempted, while a training loop's kernels add up
 //               to each rank's fair share. The codec kernels (gradient compression) are timed the same way,
 //               except where ranks outnumber their machine's cores (machine_sharing.hpp): then one rank at a
 //               time, the others asleep, and the simulator shares the cores among the ranks coding at once.
-// The iteration count adapts so that each sample takes about `target_seconds`.
-// Ranks left out of an item (a 2-rank group or ping-pong on 4 ranks) wait asleep between polls, and the
-// members meet at a barrier of their own before each timed start: on hosts that share cores (the
-// one-machine testbed) idle ranks spinning in a barrier took the cores the timed exchange needed (a 2-rank
-// exchange ran at half the rate per direction), and a barrier released through a sleeping rank would
-// start the members up to a poll apart.
+// The iteration count adapts so that each sample takes about `target_seconds`. Ranks left out of an item (a 2-rank
+// group or ping-pong on 4 ranks) wait asleep between polls, and the members meet at a barrier of their own before each
+// timed start: on hosts that share cores idle ranks spinning in a barrier took the cores the timed exchange needed (see
+// docs/fidelity.md, "Measurements behind the models"), and a barrier released through a sleeping rank would start the
+// members up to a poll apart.
 #include <mpi.h>
 
 #include <functional>

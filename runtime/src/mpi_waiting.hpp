@@ -1,7 +1,7 @@
 #pragma once
 // Waiting on MPI requests without holding a core. Open MPI's blocking calls poll the network in a loop
 // (with mpi_yield_when_idle they yield between polls, which the scheduler barely honours). Where ranks
-// share cores with each other and with the kernel's network stack (the one-machine testbed: 4 hosts on
+// share cores with each other and with the kernel's network stack (runtime/testbed: 4 hosts on
 // 2 cores), those polls take the CPU time the transfers need. These waits test the requests and sleep a
 // short while between tests; the kernel keeps receiving into the socket buffers meanwhile.
 #include <mpi.h>
@@ -15,7 +15,7 @@ namespace dtsim::runtime {
 void set_wait_sleep(double seconds);
 
 /// While alive, this rank's waits sleep at least `seconds` between tests when `idle` is true: a rank left
-/// out of the operation being timed (the other two ranks of a 4-rank testbed during a ping-pong) would
+/// out of the operation being timed (the other two ranks of 4 during a ping-pong) would
 /// otherwise poll on the cores that the timed ranks and the kernel's network stack need. Untimed waits
 /// only: the timed ranks leave the next barrier up to that much later.
 class IdleWaits {

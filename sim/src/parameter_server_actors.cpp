@@ -1,51 +1,25 @@
-// Parameter servers, in three modes that differ only in when a worker may go on:
-//   sync   a server aggregates a bucket's shards from every worker, then sends the update to all of them
-//          (one version per round);
-//   async  (Downpour) a server applies each worker's shard as it arrives and sends that worker the
-//          current parameters at once; nobody waits for anybody (one version per applied gradient);
-//   ssp    as async, but a worker may start iteration t only when the slowest has finished t - s - 1
-//          (stale-synchronous parallel with bound s), and waits otherwise.
-// Gradients are partitioned over P servers by size (every bucket split in P equal shards, BytePS-style)
-// or round-robin (bucket k whole on server k mod P). Applying or summing a shard costs the server's
-// processor bytes / aggregation bandwidth. Compression shrinks what is pushed and pulled (see
-// compress_for_servers), with the worker's encode before a push and decode after a pull. The version gap
-// between the parameters a worker pulled and those its next gradient is applied to is recorded for every
-// async/ssp push (staleness).
-//
-// In `flow` fidelity the GPUs that share a NIC talk to the servers as one endpoint: one flow per (NIC,
-// server) carries all of their shards. They share that NIC either way; this keeps the number of flows
-// in flight, which SimGrid's cost grows with, eight times smaller on 8-GPU nodes with one NIC.
-//
-// Striped servers (platform.hpp, stripes_parameter_servers): where by-size sharding makes the P servers
-// see the same flows at the same times, an endpoint's push goes as one flow of all its shards to its port
-// to the server group, and every server takes its shard at that flow's end; server 0's sender alone starts
-// the replies, each as one flow of every server's shard, and the worker that waits for it records the send
-// on every server (one waiter per flow). The servers' aggregation, versions and spans stay per server.
-// Unlike a server with flows of its own, the group does not wait for a synchronous round's sends before
-// the next round's (the worker alone waits on a striped flow).
-//
-// Backup workers (sync only, training.strategy.backup_workers: b): a server closes a bucket's round with
-// the first N - b pushes and sends the update to every worker; a push for a closed round is dropped
-// (Chen et al., "Revisiting Distributed Synchronous SGD", 2016). Its sends are then not waited for as a
-// round, since a late worker takes its update only when it gets there. After a node failure the
-// endpoints are the cohort's (faults.hpp): numbered afresh, over the workers that go on.
+// Parameter-server training: sync, async (Downpour) and stale-synchronous workers pushing gradient shards
+// to P servers and pulling the updates. What each mode, sharding, striping and backup workers mean is in
+// docs/architecture.md, "Parameter servers".
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Comm.hpp>
-#include <simgrid/s4u/ConditionVariable.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
-#include <simgrid/s4u/Mutex.hpp>
 #include <simgrid/s4u/Semaphore.hpp>
 
 #include <algorithm>
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 
 #include "dtsim/sim/actors.hpp"
 #include "dtsim/sim/compression.hpp"
 #include "dtsim/sim/compute_schedule.hpp"
 #include "dtsim/sim/faults.hpp"
+#include "ps_sharding.hpp"
+#include "ps_staleness_bound.hpp"
+#include "ps_striping.hpp"
 
 namespace dtsim::sim {
 namespace sg4 = simgrid::s4u;
@@ -53,13 +27,6 @@ namespace sg4 = simgrid::s4u;
 namespace {
 
 int g_token = 0;  // payload of parameter messages: only their simulated size matters
-
-// The workers that talk to the servers as one: a whole node in flow fidelity, else a single GPU.
-struct Endpoint {
-    int index = 0;       // endpoint number
-    int first_rank = 0;  // the GPUs first_rank .. first_rank + ranks - 1
-    int ranks = 1;
-};
 
 // A server sums shards one after another as they arrive. Nothing else runs on its processor, so when
 // each sum ends is known on arrival; consecutive sums of one bucket are recorded as one span.
@@ -90,12 +57,6 @@ private:
 };
 
 struct Server {
-    struct InFlight {
-        sg4::CommPtr comm;
-        int iteration;
-        int bucket;
-        double bytes;
-    };
     struct Reply {
         int bucket;
         int iteration;
@@ -110,26 +71,23 @@ struct Server {
     std::deque<Reply> queue;  // for the sender
     // The sender's replies not yet recorded. Held here rather than on the sender's stack: when a node
     // failure kills the sender, they outlive it until the failure has ended them.
-    std::vector<InFlight> in_flight;
+    std::vector<ParameterSend> in_flight;
 };
 
-class ParameterServers {
+// The servers' state, on top of how the gradients are sharded over them. Aggregation runs in the pushing
+// worker's actor (its end is known on arrival); each server has a sending actor (striped: server 0 alone).
+class ParameterServers : public ServerSharding {
 public:
     explicit ParameterServers(SimulationContext& ctx)
-        : ctx_(ctx),
+        : ServerSharding(ctx),
+          ctx_(ctx),
           strategy_(ctx.scenario.training.strategy),
-          endpoint_size_(ctx.scenario.training.fidelity == Fidelity::flow
-                             ? ctx.scenario.cluster.gpus_per_node / ctx.scenario.cluster.nics_per_node
-                             : 1),
-          endpoints_(cohort_endpoints(ctx.cohort.ranks, endpoint_size_)),
           servers_(static_cast<size_t>(strategy_.servers)),
           pull_mailboxes_(servers_.size() * static_cast<size_t>(endpoint_count()), nullptr),
           seen_(static_cast<size_t>(endpoint_count()) * servers_.size() * ctx.plan.buckets.size(), 0),
           reply_ready_(seen_.size(), 0.0),
-          completed_(static_cast<size_t>(endpoint_count()), ctx.cohort.first_iteration),
-          striped_(!ctx.platform.server_group_ports.empty()) {
-        if (striped_) group_pulls_.resize(static_cast<size_t>(endpoint_count()) * ctx.plan.buckets.size());
-        for (const auto& bucket : ctx.plan.buckets) exchanges_.push_back(compress_for_servers(ctx.scenario, ctx.costs, bucket.bytes));
+          bound_(strategy_.sync, strategy_.staleness, endpoint_count(), ctx.cohort.first_iteration) {
+        if (ctx.platform.stripes_servers) group_.emplace(ctx.platform, *this, ctx.plan.buckets.size());
         for (auto& server : servers_) {
             server.arrived.assign(ctx.plan.buckets.size(), 0);
             server.round.assign(ctx.plan.buckets.size(), ctx.cohort.first_iteration);
@@ -138,52 +96,12 @@ public:
     }
 
     SyncMode mode() const { return strategy_.sync; }
-    /// Whether the servers are simulated as one striped group (see the top of this file).
-    bool striped() const { return striped_; }
-    /// Striped servers: where `endpoint` reaches the server group.
-    sg4::Host* group_port(const Endpoint& endpoint) const {
-        return ctx_.platform.server_group_ports[static_cast<size_t>(endpoint.first_rank / endpoint_size_)];
-    }
-    /// Striped servers: a reply to `endpoint` for `bucket` is under way (started by server 0's sender).
-    void group_pull_started(int endpoint, int bucket, Server::InFlight reply) {
-        auto& slot = group_pulls_[static_cast<size_t>(endpoint) * ctx_.plan.buckets.size() + static_cast<size_t>(bucket)];
-        slot.replies.push_back(std::move(reply));
-        slot.started->release();
-    }
-    /// Striped servers: the next reply to `endpoint` for `bucket`, once it is under way.
-    Server::InFlight next_group_pull(int endpoint, int bucket) {
-        auto& slot = group_pulls_[static_cast<size_t>(endpoint) * ctx_.plan.buckets.size() + static_cast<size_t>(bucket)];
-        slot.started->acquire();
-        auto reply = slot.replies.front();
-        slot.replies.pop_front();
-        return reply;
-    }
-    int endpoint_count() const { return static_cast<int>(endpoints_.size()); }
-    const std::vector<Endpoint>& endpoints() const { return endpoints_; }
+    /// Whether the servers are simulated as one striped group.
+    bool striped() const { return group_.has_value(); }
+    StripedServerGroup& group() { return *group_; }
+    StalenessBound& bound() { return bound_; }
     /// Whether a synchronous round waits for every worker's push.
     bool full_rounds() const { return strategy_.backup_workers == 0; }
-    int server_count() const { return static_cast<int>(servers_.size()); }
-    /// Whether server `p` holds a part of `bucket`.
-    bool holds(int p, size_t bucket) const {
-        return strategy_.sharding == Sharding::by_size || static_cast<size_t>(p) == bucket % servers_.size();
-    }
-    /// The servers holding a part of `bucket`.
-    std::vector<int> servers_of(size_t bucket) const {
-        std::vector<int> out;
-        for (int p = 0; p < server_count(); ++p)
-            if (holds(p, bucket)) out.push_back(p);
-        return out;
-    }
-    /// Uncompressed bytes of one endpoint's shard of a bucket on each server holding it (asked for on every
-    /// push and reply).
-    double shard_bytes(size_t bucket) const {
-        const double shards = strategy_.sharding == Sharding::by_size ? server_count() : 1;
-        return endpoint_size_ * ctx_.plan.buckets[bucket].bytes / shards;
-    }
-    /// What compression makes of a bucket's pushes and pulls.
-    const ServerExchange& exchange(size_t bucket) const { return exchanges_[bucket]; }
-    double push_bytes(size_t bucket) const { return shard_bytes(bucket) * exchanges_[bucket].push_fraction; }
-    double pull_bytes(size_t bucket) const { return shard_bytes(bucket) * exchanges_[bucket].pull_fraction; }
     sg4::Host* server_host(int p) const { return ctx_.platform.server_hosts[static_cast<size_t>(p)]; }
     /// Where server `server` sends its updated shards for `endpoint`; looked up once per pair.
     sg4::Mailbox* pull_mailbox(int server, int endpoint) {
@@ -224,7 +142,7 @@ public:
         queue_reply(p, {bucket, iteration, -1, done});
     }
 
-    std::vector<Server::InFlight>& sends_in_flight(int p) { return servers_[static_cast<size_t>(p)].in_flight; }
+    std::vector<ParameterSend>& sends_in_flight(int p) { return servers_[static_cast<size_t>(p)].in_flight; }
 
     Server::Reply next_reply(int p) {
         auto& server = servers_[static_cast<size_t>(p)];
@@ -236,7 +154,7 @@ public:
 
     /// The server sends its current parameters of `bucket` to `endpoint` now (striped: server 0 for all).
     void reply_sent(int p, int endpoint, int bucket, double ready_s) {
-        for (int q = striped_ ? 0 : p; q <= (striped_ ? server_count() - 1 : p); ++q) {
+        for (int q = striped() ? 0 : p; q <= (striped() ? server_count() - 1 : p); ++q) {
             seen(endpoint, q, bucket) = servers_[static_cast<size_t>(q)].version[static_cast<size_t>(bucket)];
             reply_ready_[index(endpoint, q, bucket)] = ready_s;
         }
@@ -244,60 +162,29 @@ public:
     /// When the reply to `endpoint` for `bucket` from `p` could first leave the server (its aggregation end).
     double reply_ready_s(int endpoint, int p, int bucket) const { return reply_ready_[index(endpoint, p, bucket)]; }
 
-    /// SSP: blocks until the slowest endpoint has completed iteration `iteration - staleness - 1`.
-    void wait_for_bound(int iteration) {
-        if (mode() != SyncMode::ssp) return;
-        std::unique_lock lock(*mutex_);
-        bound_changed_->wait(lock, [&] { return slowest() >= iteration - strategy_.staleness; });
-    }
-    void iteration_completed(int endpoint) {
-        std::unique_lock lock(*mutex_);
-        ++completed_[static_cast<size_t>(endpoint)];
-        bound_changed_->notify_all();
-    }
-
 private:
     // Striped, server 0's sender sends for all: the others' replies are not queued.
     void queue_reply(int p, const Server::Reply& reply) {
-        if (striped_ && p != 0) return;
+        if (striped() && p != 0) return;
         auto& server = servers_[static_cast<size_t>(p)];
         server.queue.push_back(reply);
         server.ready->release();
     }
-    struct GroupPulls {
-        std::deque<Server::InFlight> replies;
-        sg4::SemaphorePtr started = sg4::Semaphore::create(0);
-    };
 
     size_t index(int endpoint, int p, int bucket) const {
         return (static_cast<size_t>(endpoint) * servers_.size() + static_cast<size_t>(p)) * ctx_.plan.buckets.size() +
                static_cast<size_t>(bucket);
     }
     long long& seen(int endpoint, int p, int bucket) { return seen_[index(endpoint, p, bucket)]; }
-    int slowest() const { return *std::min_element(completed_.begin(), completed_.end()); }
-
-    // The cohort's workers as endpoints of `size` GPUs (a node drops out whole, so they stay whole).
-    static std::vector<Endpoint> cohort_endpoints(const std::vector<int>& ranks, int size) {
-        std::vector<Endpoint> endpoints;
-        for (size_t i = 0; i < ranks.size(); i += static_cast<size_t>(size))
-            endpoints.push_back({static_cast<int>(endpoints.size()), ranks[i], size});
-        return endpoints;
-    }
 
     SimulationContext& ctx_;
     const StrategySpec& strategy_;
-    int endpoint_size_;
-    std::vector<Endpoint> endpoints_;
     std::vector<Server> servers_;
-    std::vector<ServerExchange> exchanges_;      // per bucket
     std::vector<sg4::Mailbox*> pull_mailboxes_;  // [server * endpoints + endpoint], sized up front
     std::vector<long long> seen_;                // version each endpoint last pulled, [endpoint][server][bucket]
     std::vector<double> reply_ready_;            // same index
-    std::vector<int> completed_;                 // iterations each endpoint has finished
-    bool striped_;
-    std::vector<GroupPulls> group_pulls_;        // striped: [endpoint][bucket]
-    sg4::MutexPtr mutex_ = sg4::Mutex::create();
-    sg4::ConditionVariablePtr bound_changed_ = sg4::ConditionVariable::create();
+    StalenessBound bound_;
+    std::optional<StripedServerGroup> group_;
 };
 
 // Records a span with explicit ends on every GPU of an endpoint, when it has a duration.
@@ -318,7 +205,7 @@ void push_bucket(SimulationContext& ctx, ParameterServers& ps, const Endpoint& e
     std::vector<sg4::CommPtr> pushes;
     if (ps.striped()) {
         const auto bytes = static_cast<uint64_t>(ps.push_bytes(k)) * server_of.size();  // every shard's, as each server's flow
-        sg4::Comm::sendto_async(host, ps.group_port(endpoint), bytes)->wait();
+        sg4::Comm::sendto_async(host, ps.group().port(endpoint), bytes)->wait();
         for (int p : server_of) ps.shard_arrived(p, endpoint.index, it, static_cast<int>(k));
         server_of.clear();
     } else {
@@ -343,7 +230,7 @@ void worker_actor(SimulationContext* ctx, std::shared_ptr<ParameterServers> ps, 
         state.bucket = -1;
         state.waiting_for = "the staleness bound (the slowest worker)";
         const double bound_start = sg4::Engine::get_clock();
-        ps->wait_for_bound(it);
+        ps->bound().wait_for_bound(it);
         record_on(*ctx, endpoint, Lane::wait, "wait: staleness bound", it, 0, bound_start, sg4::Engine::get_clock(), 0);
 
         const double iteration_start = sg4::Engine::get_clock();
@@ -379,7 +266,7 @@ void worker_actor(SimulationContext* ctx, std::shared_ptr<ParameterServers> ps, 
             const double wait_start = sg4::Engine::get_clock();
             double sent_s = 0;
             if (ps->striped()) {
-                const auto reply = ps->next_group_pull(endpoint.index, static_cast<int>(k));
+                const auto reply = ps->group().next_pull(endpoint.index, static_cast<int>(k));
                 reply.comm->wait();
                 sent_s = ps->reply_ready_s(endpoint.index, 0, static_cast<int>(k));
                 for (int p = 0; p < ps->server_count(); ++p)
@@ -400,7 +287,7 @@ void worker_actor(SimulationContext* ctx, std::shared_ptr<ParameterServers> ps, 
         }
         wait_until(compute_end);
         iteration_finished(*ctx, endpoint.first_rank, endpoint.ranks, it);
-        ps->iteration_completed(endpoint.index);
+        ps->bound().iteration_completed(endpoint.index);
     }
     state.finished = true;
 }
@@ -439,9 +326,9 @@ void server_sender_actor(SimulationContext* ctx, std::shared_ptr<ParameterServer
             const auto& endpoint = ps->endpoints()[static_cast<size_t>(e)];
             if (ctx->lose_message_to(endpoint.first_rank)) continue;
             if (ps->striped()) {
-                auto comm = sg4::Comm::sendto_async(ps->group_port(endpoint), ctx->platform.gpu_hosts[static_cast<size_t>(endpoint.first_rank)],
+                auto comm = sg4::Comm::sendto_async(ps->group().port(endpoint), ctx->platform.gpu_hosts[static_cast<size_t>(endpoint.first_rank)],
                                                     static_cast<uint64_t>(bytes) * static_cast<uint64_t>(ps->server_count()));
-                ps->group_pull_started(e, reply.bucket, {comm, reply.iteration, reply.bucket, bytes});
+                ps->group().pull_started(e, reply.bucket, {comm, reply.iteration, reply.bucket, bytes});
                 continue;
             }
             in_flight.push_back({ps->pull_mailbox(server, e)->put_async(&g_token, static_cast<uint64_t>(bytes)), reply.iteration,

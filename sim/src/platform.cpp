@@ -37,7 +37,7 @@ double route_latency_s(sg4::Host* from, sg4::Host* to) {
 // simulates the servers one by one after all (clears the ports) where those latencies differ. The port's
 // flow is capped by the TCP window as one flow, where the shards were each: keep the cap out of reach.
 void connect_server_group(const Scenario& scenario, const LinkModel& nic_link, Platform& platform) {
-    if (platform.server_group_ports.empty()) return;
+    if (!platform.stripes_servers) return;
     const auto& cluster = scenario.cluster;
     const int per_nic = cluster.gpus_per_node / cluster.nics_per_node;
     const double gamma = simgrid::config::get_value<double>("network/TCP-gamma");
@@ -52,6 +52,7 @@ void connect_server_group(const Scenario& scenario, const LinkModel& nic_link, P
         const bool window_capped = gamma > 0 && nic_link.effective_bytes_per_second() * 2 * latency * latency_factor >= gamma;
         if (!equally_far || window_capped) {
             platform.server_group_ports.clear();
+            platform.stripes_servers = false;
             return;
         }
         const int node = static_cast<int>(e) / cluster.nics_per_node, nic = static_cast<int>(e) % cluster.nics_per_node;
@@ -89,7 +90,8 @@ Platform build_platform(const Scenario& scenario, const CostModel& costs) {
     for (int leaf = scenario.cluster.nodes; leaf < fabric_leaves(scenario); ++leaf)
         platform.server_nodes.push_back(leaf);
     platform.server_hosts.resize(platform.server_nodes.size());
-    if (stripes_parameter_servers(scenario))
+    platform.stripes_servers = stripes_parameter_servers(scenario);
+    if (platform.stripes_servers)
         platform.server_group_ports.resize(static_cast<size_t>(scenario.cluster.nodes * scenario.cluster.nics_per_node));
     switch (scenario.cluster.fabric.topology) {
         case Topology::star: build_star(scenario, costs, platform); break;

@@ -16,7 +16,7 @@ namespace {
 constexpr double kGradientBytes = 8e6;  // fp32: 2 M elements, one bucket
 constexpr double kProfileMemory = 10e9;
 
-// Rates of the magnitude the 2-core testbed measured (fp16 encode ~0.34 ms, decode ~1.2 ms, top-k
+// Rates of the magnitude 5 ranks on 2 cores measure (fp16 encode ~0.34 ms, decode ~1.2 ms, top-k
 // selection ~11.7 ms per 2 MB bucket).
 Profile cpu_profile(bool with_codecs) {
     Profile p;

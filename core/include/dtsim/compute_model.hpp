@@ -23,7 +23,7 @@ struct ComputeRates {
 };
 
 /// The fixed cost of a kernel where nothing was measured (a GPU preset, a datasheet profile): the host
-/// launch and submit path, "about 4–6 µs" (reference nccl-and-hardware.md §5.1, "Launch overhead"). A
+/// launch and submit path, "about 4–6 µs" (docs/hardware-sources.md §7). A
 /// calibrated profile replaces it with its GEMM fit's intercept.
 inline constexpr double kKernelLaunchOverheadS = 5e-6;
 

@@ -1,5 +1,5 @@
 #pragma once
-// A profile says what the hardware costs (DESIGN.md, "Data model"): network and compute cost models
+// A profile says what the hardware costs (docs/architecture.md, "Data model"): network and compute cost models
 // fitted from calibration samples (`dtsim fit`), or derived from datasheets and labelled so.
 // It is versioned JSON; a scenario's `profile:` key makes the simulator use it instead of presets.
 #include <map>
@@ -94,8 +94,8 @@ struct CodecFit {
     int blocks = 0;
     FitQuality quality;
     /// The measured (fp32 bytes, seconds) per size, sorted by size, as NetworkFit's (may be empty: older
-    /// profiles). Where ranks share cores (the testbed) the kernels' time is not linear in size: all of them
-    /// fit in a time slice at small sizes and are time-shared at large ones.
+    /// profiles). Where ranks share cores the kernels' time is not linear in size: all of them fit in a time
+    /// slice at small sizes and are time-shared at large ones (see docs/fidelity.md, "Measurements behind the models").
     std::vector<std::pair<double, double>> measured;
     /// fixed_s + fp32_bytes / bytes_per_second.
     double model_seconds(double fp32_bytes) const { return fixed_s + fp32_bytes / bytes_per_second; }
@@ -112,7 +112,7 @@ const std::vector<std::string>& codec_kernels();
 /// The fit of `kernel` in `fits`, or nullptr.
 const CodecFit* find_codec_fit(const std::vector<CodecFit>& fits, std::string_view kernel);
 
-/// Where a calibration's ranks outnumbered their machine's cores (the one-machine testbed: 5 ranks on 2
+/// Where a calibration's ranks outnumbered their machine's cores (runtime/testbed: 5 ranks on 2
 /// cores): every `ranks` consecutive ranks shared `cores` cores. Its codec kernels were then timed one rank
 /// at a time, and a simulation with the profile runs the codec work of every `ranks` consecutive ranks on
 /// a shared pool of `cores` cores.
@@ -163,11 +163,10 @@ struct LinkCost {
     MessageCost carrying(double fitted, double bytes) const;
 };
 
-/// A two-way exchange with one peer (`exchange`: each sends to and receives from the other at once) against
-/// a ring step of the same class (`sendrecv` among more ranks: each sends to one and receives from another),
-/// both timed one at a time. On TCP both directions of one peer pair share connections and queues, and the
-/// former can take much longer (on the 2-core testbed, about 60 % of the rate per direction), which a
-/// full-duplex link model does not describe.
+/// A two-way exchange with one peer (`exchange`: each sends to and receives from the other at once) against a ring step
+/// of the same class (`sendrecv` among more ranks: each sends to one and receives from another), both timed one at a
+/// time. On TCP both directions of one peer pair share connections and queues, and the former can take much longer (see
+/// docs/fidelity.md, "Measurements behind the models"), which a full-duplex link model does not describe.
 struct PairExchange {
     NetworkFit exchange;
     NetworkFit ring_step;

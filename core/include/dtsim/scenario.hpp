@@ -1,5 +1,5 @@
 #pragma once
-// A scenario says what to run: the cluster, the model and the training strategy (DESIGN.md, "Scenario").
+// A scenario says what to run: the cluster, the model and the training strategy (docs/scenario.md).
 #include <cstdint>
 #include <map>
 #include <memory>

@@ -7,7 +7,7 @@ enum class ComputeMode {
     busy,   // spin on the worker's core for the modelled time: the CPU is occupied, as a GPU would be, and the
             // communication thread has what is left of the machine
     sleep,  // sleep for the modelled time: an emulated device that takes no core, for hosts with more ranks
-            // than cores (the one-machine testbed), where spinning ranks would steal the network stack's CPU
+            // than cores (runtime/testbed), where spinning ranks would steal the network stack's CPU
     gemm,   // each layer's FLOPs as fp32 GEMMs on the CPU device (layer_gemms.hpp)
 };
 

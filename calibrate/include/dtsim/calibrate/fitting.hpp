@@ -1,7 +1,7 @@
 #pragma once
-// Cost-model fitting, pure math over samples (DESIGN.md: calibrate/ depends on core only).
+// Cost-model fitting, pure math over samples (docs/architecture.md: calibrate/ depends on core only).
 // Every fit minimises squared *relative* error, Σ((t̂ − t)/t)², so that 8-byte latencies and
-// gigabyte transfers weigh alike (shared reference nccl-and-hardware.md §4.2).
+// gigabyte transfers weigh alike (docs/hardware-sources.md §10).
 #include <functional>
 #include <string>
 #include <vector>

@@ -43,7 +43,7 @@ std::vector<PlanItem> make_plan(const PlanOptions& options, const std::vector<in
 /// The largest buffer, in bytes, one rank needs for the plan's network items.
 double max_buffer_bytes(const std::vector<PlanItem>& plan);
 
-/// nccl-tests' bus-bandwidth factor (shared reference nccl-and-hardware.md §1.4): busbw = algbw × factor.
+/// nccl-tests' bus-bandwidth factor (docs/hardware-sources.md §5): busbw = algbw × factor.
 double bus_bandwidth_factor(const std::string& op, int ranks);
 
 /// Link class of a group of ranks: intra_node on one node, inter_node with one rank per node, else mixed.

@@ -1,7 +1,8 @@
 #pragma once
 // The simulated processes of a training job. Every worker is one actor that computes (see
 // compute_schedule.hpp) and synchronises its gradients one bucket at a time, as a single communication
-// stream does. Parameter servers have a receiving/aggregating actor and a sending actor.
+// stream does. A parameter server is one sending actor (striped servers: server 0's alone); a shard's
+// aggregation is computed on arrival by the worker actor that pushed it.
 #include "dtsim/sim/simulation_context.hpp"
 
 namespace dtsim::sim {

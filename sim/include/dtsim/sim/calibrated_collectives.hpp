@@ -3,7 +3,7 @@
 // what lets the simulator predict groups and sizes never calibrated. On the calibrated cluster, though,
 // a ring of dependent steps is slower than its exchanges timed alone: every step waits for the slowest
 // link of the step before, and each step finds the links without the idle-time credit a lone exchange
-// gets (on the 4-host testbed a 2 MB ring all-reduce over 5 ranks took 62 ms against 52 ms replayed).
+// gets (see docs/fidelity.md, "Measurements behind the models").
 // When the profile timed the same collective over a group of the same ranks and nodes, one at a time
 // (latency mode, as training issues its buckets), each step of the replay waits the difference as a
 // per-step overhead: alone, the collective then takes the measured time; under contention its flows

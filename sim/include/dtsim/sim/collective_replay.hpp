@@ -2,7 +2,7 @@
 // Replays single collectives on a scenario's platform, one after another in one simulation, for
 // comparing the simulator with calibration measurements (`dtsim fit --validate`). Each collective uses
 // the algorithm the calibration pinned (dtsim-runtime's mpi_algorithms): ring all-reduce, all-gather and
-// reduce-scatter, binomial broadcast, pairwise all-to-all.
+// reduce-scatter, binomial broadcast, linear all-to-all (every send and receive at once).
 #include <string>
 #include <vector>
 

@@ -1,8 +1,8 @@
 #pragma once
 // What gradient compression does to one bucket: the bytes each rank communicates, how they are
 // communicated, and the encode/decode time on the worker's GPU. Memory-bound passes run at the model's
-// achieved memory bandwidth, PowerSGD's products at its achieved FLOP rate (reference
-// nccl-and-hardware.md §5.1: a roofline with achieved rates).
+// achieved memory bandwidth, PowerSGD's products at its achieved FLOP rate (docs/hardware-sources.md
+// §7: a roofline with achieved rates).
 //   fp16   dense, all-reduced: N elements of 2 bytes; cast in and out (read + write each);
 //   int8   dense, all-reduced: N bytes plus one fp32 scale; a max-abs pass, then quantize; dequantize.
 //          Sums cannot stay int8, so an all-reduce codes inside, chunk by chunk (compress_bucket);

@@ -23,9 +23,7 @@ IterationCompute schedule_compute(SimulationContext& ctx, int rank, int iteratio
 /// communication actor takes `seconds` of one core, recorded on the compute lane of ranks first_rank .. +
 /// ranks - 1. Where ranks time-share cores (Platform::cpu_pools) the work runs on their shared cores, unless
 /// it is `between_transfers`: coded chunk by chunk between a ring's transfers (int8), it finds the cores
-/// idle. Measured on the one-machine testbed: int8 rings spent 2.4 ms per bucket on coding next to 12.8 ms
-/// of transfers, as at one core's rate, where whole-bucket coding on all ranks at once took up to 2.5 times
-/// as long.
+/// idle, so it is charged at one core's rate (see docs/fidelity.md, "Measurements behind the models").
 void compute_on_comm_stream(SimulationContext& ctx, int first_rank, int ranks, const char* name, int iteration, int index,
                             double seconds, bool between_transfers);
 

@@ -19,8 +19,10 @@ struct Platform {
     std::vector<simgrid::s4u::Host*> gpu_hosts;     // rank order, node-major
     std::vector<simgrid::s4u::Host*> server_hosts;  // parameter servers (dedicated or colocated)
     std::vector<int> server_nodes;                  // the node each server runs on (dedicated: after GPU nodes)
-    /// Striped parameter servers (stripes_parameter_servers): per endpoint (node × NIC), the host its GPUs
-    /// reach the whole server group from; empty when every server is simulated with flows of its own.
+    /// Whether the parameter servers are simulated as one striped group (stripes_parameter_servers, and
+    /// every endpoint equally far from every server); false: every server has flows of its own.
+    bool stripes_servers = false;
+    /// Striped parameter servers: per endpoint (node × NIC), the host its GPUs reach the whole server group from.
     std::vector<simgrid::s4u::Host*> server_group_ports;
     /// Where ranks time-share cores (the profile's compute.shared_cores): one host per group of ranks, with
     /// that many cores, on which their codec work executes; empty otherwise. Nothing communicates with it.

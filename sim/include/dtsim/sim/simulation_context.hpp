@@ -20,7 +20,7 @@ namespace dtsim::sim {
 
 /// What an actor is blocked on, formatted only when a deadlock is reported.
 struct ActorState {
-    std::string name;          // "rank 3", "server 0 receiver"
+    std::string name;          // "rank 3", "ranks 0-7", "server 0"
     const char* waiting_for = "starting";
     int peer = -1;
     int iteration = -1;
