@@ -7,6 +7,7 @@
 
 #include "backend.hpp"
 #include "calibrate_command.hpp"
+#include "dtsim/calibrate/environment.hpp"
 #include "dtsim/input_error.hpp"
 #include "dtsim/run_store.hpp"
 #include "dtsim/units.hpp"
@@ -22,12 +23,6 @@ double size_option(const std::string& text, const char* option) {
     if (!bytes || *bytes < 1)
         throw dtsim::InputError(std::string(option) + " '" + text + "': expected a size of at least one byte, such as 8B or 64MiB");
     return *bytes;
-}
-
-std::string joined(int argc, char** argv) {
-    std::string out;
-    for (int i = 0; i < argc; ++i) out += (i ? " " : "") + std::string(argv[i]);
-    return out;
 }
 
 }  // namespace
@@ -100,14 +95,14 @@ int main(int argc, char** argv) {
                 throw dtsim::InputError("--max " + max_text + " is smaller than --min " + min_text);
             for (size_t start = 0; !ops_text.empty() && start <= ops_text.size();) {
                 const auto end = std::min(ops_text.find(',', start), ops_text.size());
-                const std::string op = ops_text.substr(start, end - start);
-                const auto& known = dtsim::calibrate::all_ops();
-                if (std::find(known.begin(), known.end(), op) == known.end()) {
+                const std::string name = ops_text.substr(start, end - start);
+                const auto op = dtsim::calibrate::parse_calibration_op(name);
+                if (!op) {
                     std::string list;
-                    for (const auto& name : known) list += (list.empty() ? "" : ", ") + name;
-                    throw dtsim::InputError("--ops: unknown operation '" + op + "'; expected some of: " + list);
+                    for (auto known : dtsim::calibrate::calibration_op_names()) list += (list.empty() ? "" : ", ") + std::string(known);
+                    throw dtsim::InputError("--ops: unknown operation '" + name + "'; expected some of: " + list);
                 }
-                options.plan.ops.push_back(op);
+                options.plan.ops.push_back(*op);
                 start = end + 1;
             }
         }
@@ -122,7 +117,7 @@ int main(int argc, char** argv) {
     measure_options.compute = compute == "gemm"    ? dtsim::runtime::ComputeMode::gemm
                               : compute == "sleep" ? dtsim::runtime::ComputeMode::sleep
                                                    : dtsim::runtime::ComputeMode::busy;
-    options.command_line = joined(argc, argv);
+    options.command_line = dtsim::calibrate::calibration_command(std::vector<std::string>(argv, argv + argc));
     if (!measuring && options.backend == "mpi") options.pinned_algorithms = dtsim::runtime::pin_mpi_collective_algorithms();
     options.mpi_transport = dtsim::runtime::set_mpi_tcp_eager_sends();  // measured runs too: they must send alike
 
