@@ -6,7 +6,7 @@
 #include <map>
 #include <set>
 
-#include "dtsim/config_node.hpp"
+#include "dtsim/calibrate/environment.hpp"
 #include "dtsim/input_error.hpp"
 #include "dtsim/median.hpp"
 #include "dtsim/sim/collective_replay.hpp"
@@ -25,18 +25,19 @@ struct Layout {
 
 // The calibration's ranks must fill nodes in order, as the simulator's platform numbers them.
 Layout read_layout(const std::string& environment_path) {
-    const auto doc = ConfigNode::parse_file(environment_path);
-    const auto nodes = doc.integer("nodes", 1, 1 << 20);
-    const auto ranks = doc.integer("ranks", 1, 1 << 24);
-    if (ranks % nodes != 0) doc.fail("ranks", "must be a multiple of nodes for cross-validation (same ranks on every node)");
-    const long long per_node = ranks / nodes;
-    long long index = 0;
-    for (const auto& node : doc.child("node_of_rank").sequence()) {
-        if (node.yaml().as<long long>() != index / per_node)
-            doc.fail("node_of_rank", "ranks must fill nodes in order (mpirun --map-by slot) for cross-validation");
-        ++index;
-    }
-    return {static_cast<int>(nodes), static_cast<int>(per_node)};
+    const auto environment = calibrate::read_environment_file(environment_path);
+    auto fail = [&](const char* key, const std::string& expected) {
+        throw InputError(environment_path + ": key '" + key + "': " + expected);
+    };
+    if (environment.nodes == 0) fail("nodes", "is missing; expected the calibration's node count");
+    if (environment.ranks == 0) fail("ranks", "is missing; expected the calibration's rank count");
+    if (environment.ranks % environment.nodes != 0)
+        fail("ranks", "must be a multiple of nodes for cross-validation (same ranks on every node)");
+    const int per_node = environment.ranks / environment.nodes;
+    for (size_t rank = 0; rank < environment.node_of_rank.size(); ++rank)
+        if (environment.node_of_rank[rank] != static_cast<int>(rank) / per_node)
+            fail("node_of_rank", "ranks must fill nodes in order (mpirun --map-by slot) for cross-validation");
+    return {environment.nodes, per_node};
 }
 
 std::string scenario_text(const Layout& layout, const std::string& profile_path, bool has_inter_node_fit) {
@@ -52,14 +53,15 @@ std::string scenario_text(const Layout& layout, const std::string& profile_path,
 
 // Latency-mode samples of each (op, ranks), or throughput-mode ones where a group has no latency samples.
 std::vector<const calibrate::Sample*> samples_to_replay(const std::vector<calibrate::Sample>& samples) {
-    std::set<std::pair<std::string, int>> with_latency;
+    std::set<std::pair<calibrate::CalibrationOp, int>> with_latency;
     for (const auto& s : samples)
-        if (s.mode == "latency") with_latency.insert({s.op, s.ranks});
+        if (s.mode == TimingMode::latency) with_latency.insert({s.op, s.ranks});
     std::vector<const calibrate::Sample*> out;
     for (const auto& s : samples) {
-        if (!calibrate::is_network_op(s.op) || s.op == "pingpong" || s.op == "sendrecv" || s.op == "exchange") continue;
+        const auto* op = std::get_if<NetworkOp>(&s.op);
+        if (!op || is_point_to_point(*op)) continue;
         const bool latency_group = with_latency.count({s.op, s.ranks}) > 0;
-        if ((s.mode == "latency") == latency_group) out.push_back(&s);
+        if ((s.mode == TimingMode::latency) == latency_group) out.push_back(&s);
     }
     return out;
 }
@@ -76,25 +78,25 @@ std::vector<ValidationRow> cross_validate(const std::vector<calibrate::Sample>& 
     const auto chosen = samples_to_replay(samples);
     if (chosen.empty()) throw InputError(environment_path + ": the calibration has no collective samples to validate");
     std::vector<sim::CollectiveTrial> trials;
-    for (const auto* s : chosen) trials.push_back({s->op, s->bytes, s->ranks});
+    for (const auto* s : chosen) trials.push_back({std::get<NetworkOp>(s->op), s->bytes, s->ranks});
     const auto predicted = sim::simulate_collectives(scenario, trials);
     std::vector<ValidationRow> rows;
     for (size_t i = 0; i < chosen.size(); ++i)
-        rows.push_back({chosen[i]->op, chosen[i]->ranks, chosen[i]->bytes, chosen[i]->time_s, predicted[i]});
+        rows.push_back({std::get<NetworkOp>(chosen[i]->op), chosen[i]->ranks, chosen[i]->bytes, chosen[i]->time_s, predicted[i]});
     return rows;
 }
 
 void print_validation(std::ostream& out, const std::vector<ValidationRow>& rows) {
     TextTable table({"op", "ranks", "size", "measured", "predicted", "error"}, {false, true, true, true, true, true});
     for (const auto& row : rows)
-        table.add_row({row.op, std::to_string(row.ranks), format_bytes(row.bytes), format_seconds(row.measured_s),
+        table.add_row({std::string(to_string(row.op)), std::to_string(row.ranks), format_bytes(row.bytes), format_seconds(row.measured_s),
                        format_seconds(row.predicted_s), percent(row.relative_error())});
     out << "predicted (from point-to-point fits only) vs measured, one operation at a time:\n";
     table.print(out, "  ");
 
     std::map<std::pair<std::string, int>, std::pair<std::vector<double>, std::vector<double>>> errors;  // all, large
     for (const auto& row : rows) {
-        auto& entry = errors[{row.op, row.ranks}];
+        auto& entry = errors[{std::string(to_string(row.op)), row.ranks}];
         entry.first.push_back(std::fabs(row.relative_error()));
         if (row.bytes > kLargeMessageBytes) entry.second.push_back(std::fabs(row.relative_error()));
     }
@@ -113,7 +115,7 @@ void print_validation(std::ostream& out, const std::vector<ValidationRow>& rows)
 nlohmann::ordered_json validation_json(const std::vector<ValidationRow>& rows) {
     auto out = nlohmann::ordered_json::array();
     for (const auto& row : rows)
-        out.push_back({{"op", row.op},
+        out.push_back({{"op", std::string(to_string(row.op))},
                        {"ranks", row.ranks},
                        {"bytes", row.bytes},
                        {"measured_s", row.measured_s},

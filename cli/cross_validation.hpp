@@ -13,7 +13,7 @@
 namespace dtsim::cli {
 
 struct ValidationRow {
-    std::string op;
+    NetworkOp op = NetworkOp::allreduce;
     int ranks = 0;
     double bytes = 0;
     double measured_s = 0;

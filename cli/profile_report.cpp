@@ -24,7 +24,7 @@ void print_network(std::ostream& out, const Profile& profile) {
         for (const auto& segment : fit.model.segments) {
             const auto& q = fit.quality;
             if (first)
-                table.add_row({fit.op, fit.mode, std::string(to_string(fit.link_class)), std::to_string(fit.ranks),
+                table.add_row({std::string(to_string(fit.op)), std::string(to_string(fit.mode)), std::string(to_string(fit.link_class)), std::to_string(fit.ranks),
                                std::to_string(fit.nodes), format_bytes(segment.min_bytes), format_seconds(segment.alpha_s),
                                bandwidth(segment.bytes_per_second), std::to_string(q.samples), quality_r2(q),
                                quality_median(q), quality_max(q)});
@@ -60,10 +60,11 @@ void print_compute(std::ostream& out, const ComputeProfile& compute) {
 }
 
 std::string codec_label(const CodecFit& fit) {
-    if (fit.kernel == "topk_decode")
-        return fit.kernel + " (" + percent(fit.ratio) + ", " + std::to_string(fit.blocks) + " blocks)";
-    if (fit.kernel == "topk_encode") return fit.kernel + " (" + percent(fit.ratio) + ")";
-    return fit.kernel;
+    const std::string name(to_string(fit.kernel));
+    if (fit.kernel == CodecKernel::topk_decode)
+        return name + " (" + percent(fit.ratio) + ", " + std::to_string(fit.blocks) + " blocks)";
+    if (fit.kernel == CodecKernel::topk_encode) return name + " (" + percent(fit.ratio) + ")";
+    return name;
 }
 
 void print_codecs(std::ostream& out, const ComputeProfile& compute) {

@@ -66,7 +66,8 @@ calibrate_layout 2 4 2x2
 scenarios=()
 for template in "$here"/scenarios/$only.yaml; do
 	scenario="$work/scenarios/$(basename "$template")"
-	sed -e "s|@PROFILE_1@|$work/profile-5x1.json|" -e "s|@PROFILE_2@|$work/profile-2x2.json|" "$template" > "$scenario"
+	# Relative to the scenario's folder (the loader looks beside the scenario first): no machine path in the records.
+	sed -e "s|@PROFILE_1@|../profile-5x1.json|" -e "s|@PROFILE_2@|../profile-2x2.json|" "$template" > "$scenario"
 	scenarios+=("$scenario")
 done
 

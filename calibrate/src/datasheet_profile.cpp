@@ -9,8 +9,8 @@ namespace {
 
 NetworkFit point_to_point(LinkClass link_class, const NetworkPreset& link) {
     NetworkFit fit;
-    fit.op = "pingpong";
-    fit.mode = "latency";
+    fit.op = NetworkOp::pingpong;
+    fit.mode = TimingMode::latency;
     fit.link_class = link_class;
     fit.ranks = 2;
     fit.nodes = link_class == LinkClass::inter_node ? 2 : 1;

@@ -177,7 +177,7 @@ GemmFit fit_gemm(std::vector<Observation> flops_and_seconds, Precision precision
     return fit;
 }
 
-CodecFit fit_codec(std::vector<Observation> bytes_and_seconds, const std::string& kernel, double ratio, int blocks) {
+CodecFit fit_codec(std::vector<Observation> bytes_and_seconds, CodecKernel kernel, double ratio, int blocks) {
     sort_and_group(bytes_and_seconds, "fit_codec");
     const Line line = fit_line(bytes_and_seconds, true);
     CodecFit fit;

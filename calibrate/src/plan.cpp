@@ -28,13 +28,13 @@ std::vector<double> sizes(const PlanOptions& options) {
     return out;
 }
 
-bool wanted(const PlanOptions& options, const std::string& op) {
+bool wanted(const PlanOptions& options, CalibrationOp op) {
     return options.ops.empty() || std::find(options.ops.begin(), options.ops.end(), op) != options.ops.end();
 }
 
 // Bytes each rank contributes: collectives whose size is the whole array need at least one element each.
-bool size_fits(const std::string& op, double bytes, int ranks) {
-    const bool divided = op == "allgather" || op == "reducescatter" || op == "alltoall";
+bool size_fits(NetworkOp op, double bytes, int ranks) {
+    const bool divided = op == NetworkOp::allgather || op == NetworkOp::reducescatter || op == NetworkOp::alltoall;
     return (divided ? bytes / ranks : bytes) >= kElementBytes;
 }
 
@@ -58,7 +58,7 @@ std::set<int> sub_ring_sizes(const PlanOptions& options, int world, const std::v
     return out;
 }
 
-PlanItem network_item(ItemKind kind, const std::string& op, const std::string& mode, double bytes, LinkClass link_class,
+PlanItem network_item(ItemKind kind, NetworkOp op, TimingMode mode, double bytes, LinkClass link_class,
                       int ranks, std::vector<int> members) {
     PlanItem item;
     item.kind = kind;
@@ -76,9 +76,9 @@ void add_network_items(const PlanOptions& options, const std::vector<int>& node_
     const auto byte_sizes = sizes(options);
     if (world >= 2)
         for (int ranks : group_sizes(options, world))
-            for (const auto& op : collective_ops()) {
-                if (!wanted(options, op)) continue;
-                for (const char* mode : {"throughput", "latency"})
+            for (const auto& [op, name] : kNetworkOpNames.entries) {
+                if (is_point_to_point(op) || !wanted(options, op)) continue;
+                for (auto mode : {TimingMode::throughput, TimingMode::latency})
                     for (double bytes : byte_sizes)
                         if (size_fits(op, bytes, ranks))
                             plan.push_back(network_item(ItemKind::collective, op, mode, bytes, link_class_of(node_of_rank, ranks),
@@ -100,11 +100,11 @@ void add_network_items(const PlanOptions& options, const std::vector<int>& node_
     // halving-doubling's steps do), one at a time: what it costs beyond a ring step is what the simulator
     // adds to such exchanges.
     for (const auto& [link_class, ring] : classes) {
-        for (const auto& [op, mode] : {std::pair{"pingpong", "latency"}, {"sendrecv", "throughput"}, {"sendrecv", "latency"},
-                                       {"exchange", "latency"}}) {
+        for (const auto& [op, mode] : {std::pair{NetworkOp::pingpong, TimingMode::latency}, {NetworkOp::sendrecv, TimingMode::throughput},
+                                       {NetworkOp::sendrecv, TimingMode::latency}, {NetworkOp::exchange, TimingMode::latency}}) {
             if (!wanted(options, op)) continue;
-            if (std::string(op) == "exchange" && ring.size() < 3) continue;
-            const auto members = std::string(op) == "pingpong" ? std::vector<int>{ring[0], ring[1]} : ring;
+            if (op == NetworkOp::exchange && ring.size() < 3) continue;
+            const auto members = op == NetworkOp::pingpong ? std::vector<int>{ring[0], ring[1]} : ring;
             for (double bytes : byte_sizes)
                 plan.push_back(network_item(ItemKind::point_to_point, op, mode, bytes, link_class,
                                             static_cast<int>(members.size()), members));
@@ -112,11 +112,11 @@ void add_network_items(const PlanOptions& options, const std::vector<int>& node_
         // The ring steps of the smaller collective groups too (the class's ranks among the first k): with
         // fewer ranks busy, a step can run faster on shared hosts and switches, and the simulator takes the
         // step timed with as many ranks as the ring it replays (Profile::point_to_point).
-        if (!wanted(options, "sendrecv")) continue;
+        if (!wanted(options, NetworkOp::sendrecv)) continue;
         for (int members_count : sub_ring_sizes(options, world, ring))
-            for (const char* mode : {"throughput", "latency"})
+            for (auto mode : {TimingMode::throughput, TimingMode::latency})
                 for (double bytes : byte_sizes) {
-                    plan.push_back(network_item(ItemKind::point_to_point, "sendrecv", mode, bytes, link_class, members_count,
+                    plan.push_back(network_item(ItemKind::point_to_point, NetworkOp::sendrecv, mode, bytes, link_class, members_count,
                                                 {ring.begin(), ring.begin() + members_count}));
                     plan.back().sub_ring = true;
                 }
@@ -124,7 +124,7 @@ void add_network_items(const PlanOptions& options, const std::vector<int>& node_
 }
 
 void add_compute_items(const PlanOptions& options, std::vector<PlanItem>& plan) {
-    if (wanted(options, "gemm")) {
+    if (wanted(options, ComputeOp::gemm)) {
         std::vector<std::string> dtypes{"float32"};
         if (options.gpu) dtypes.insert(dtypes.end(), {"float16", "bfloat16"});
         const long long max_square = options.gpu ? (options.quick ? 8192 : 16384) : (options.quick ? 1024 : 2048);
@@ -140,7 +140,7 @@ void add_compute_items(const PlanOptions& options, std::vector<PlanItem>& plan) 
             for (const auto& [m, n, k] : shapes) {
                 PlanItem item;
                 item.kind = ItemKind::gemm;
-                item.op = "gemm";
+                item.op = ComputeOp::gemm;
                 item.dtype = dtype;
                 item.m = m;
                 item.n = n;
@@ -148,25 +148,25 @@ void add_compute_items(const PlanOptions& options, std::vector<PlanItem>& plan) 
                 plan.push_back(item);
             }
     }
-    if (wanted(options, "memory_bandwidth")) {
+    if (wanted(options, ComputeOp::memory_bandwidth)) {
         const double first = 1 << 20;
         const double last = options.gpu ? 2e9 : (options.quick ? 64 : 512) * double(1 << 20);
         for (double bytes = first; bytes <= last; bytes *= options.quick ? 8 : 4) {
             PlanItem item;
             item.kind = ItemKind::memory_bandwidth;
-            item.op = "memory_bandwidth";
+            item.op = ComputeOp::memory_bandwidth;
             item.bytes = bytes;
             plan.push_back(item);
         }
     }
-    if (wanted(options, "launch_latency")) {
+    if (wanted(options, ComputeOp::launch_latency)) {
         PlanItem item;
         item.kind = ItemKind::launch_latency;
-        item.op = "launch_latency";
+        item.op = ComputeOp::launch_latency;
         plan.push_back(item);
     }
     if (options.gpu)
-        for (const char* op : {"host_to_device", "device_to_host"}) {
+        for (auto op : {ComputeOp::host_to_device, ComputeOp::device_to_host}) {
             if (!wanted(options, op)) continue;
             for (double bytes = 4096; bytes <= (options.quick ? 64e6 : 1e9); bytes *= 8) {
                 PlanItem item;
@@ -181,13 +181,13 @@ void add_compute_items(const PlanOptions& options, std::vector<PlanItem>& plan) 
 // Codec kernels over buckets of 64 KiB to 64 MiB of fp32 gradients (DDP's 25 MB default in between);
 // --quick stops at 4 MiB.
 void add_codec_items(const PlanOptions& options, std::vector<PlanItem>& plan) {
-    if (!wanted(options, "codec") || codec_skipped(options)) return;
+    if (!wanted(options, ComputeOp::codec) || codec_skipped(options)) return;
     const double last = (options.quick ? 4.0 : 64.0) * 1024 * 1024;
-    for (const auto& kernel : codec_kernels())
+    for (const auto& [kernel, name] : kCodecKernelNames.entries)
         for (double bytes = 64 * 1024; bytes <= last; bytes *= 4) {
             PlanItem item;
             item.kind = ItemKind::codec;
-            item.op = "codec";
+            item.op = ComputeOp::codec;
             item.kernel = kernel;
             item.bytes = bytes;
             plan.push_back(item);
@@ -198,40 +198,28 @@ std::string bytes_text(double bytes) { return std::to_string(static_cast<long lo
 
 }  // namespace
 
-const std::vector<std::string>& collective_ops() {
-    static const std::vector<std::string> ops{"allreduce", "allgather", "reducescatter", "broadcast", "alltoall"};
-    return ops;
-}
-
-const std::vector<std::string>& all_ops() {
-    static const std::vector<std::string> ops{"allreduce",        "allgather",      "reducescatter",  "broadcast",
-                                              "alltoall",         "sendrecv",       "exchange",       "pingpong",       "gemm",
-                                              "memory_bandwidth", "launch_latency", "host_to_device", "device_to_host",
-                                              "codec"};
-    return ops;
-}
-
-bool codec_skipped(const PlanOptions& options) { return options.gpu && wanted(options, "codec"); }
+bool codec_skipped(const PlanOptions& options) { return options.gpu && wanted(options, ComputeOp::codec); }
 
 std::string PlanItem::key() const {
+    const std::string name(to_string(op));
     switch (kind) {
         case ItemKind::collective:
-            return op + "/" + mode + "/" + std::to_string(ranks) + "r/" + bytes_text(bytes);
+            return name + "/" + std::string(to_string(mode)) + "/" + std::to_string(ranks) + "r/" + bytes_text(bytes);
         case ItemKind::point_to_point:
             // A ring of part of the class names its size; the whole class's keeps the older key.
-            return op + "/" + mode + "/" + std::string(to_string(link_class)) + "/" +
+            return name + "/" + std::string(to_string(mode)) + "/" + std::string(to_string(link_class)) + "/" +
                    (sub_ring ? std::to_string(ranks) + "r/" : "") + bytes_text(bytes);
         case ItemKind::gemm:
-            return op + "/" + dtype + "/" + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
+            return name + "/" + dtype + "/" + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
         case ItemKind::memory_bandwidth:
         case ItemKind::copy:
-            return op + "/" + bytes_text(bytes);
+            return name + "/" + bytes_text(bytes);
         case ItemKind::launch_latency:
-            return op;
+            return name;
         case ItemKind::codec:
-            return op + "/" + kernel + "/" + bytes_text(bytes);
+            return name + "/" + std::string(to_string(kernel)) + "/" + bytes_text(bytes);
     }
-    return op;
+    return name;
 }
 
 LinkClass link_class_of(const std::vector<int>& node_of_rank, int ranks) {
@@ -243,9 +231,6 @@ LinkClass link_class_of(const std::vector<int>& node_of_rank, int ranks) {
 
 std::vector<PlanItem> make_plan(const PlanOptions& options, const std::vector<int>& node_of_rank) {
     if (node_of_rank.empty()) throw std::invalid_argument("a calibration plan needs at least one rank");
-    for (const auto& op : options.ops)
-        if (std::find(all_ops().begin(), all_ops().end(), op) == all_ops().end())
-            throw std::invalid_argument("unknown calibration op '" + op + "'");
     std::vector<PlanItem> plan;
     add_network_items(options, node_of_rank, plan);
     add_compute_items(options, plan);
@@ -260,10 +245,10 @@ double max_buffer_bytes(const std::vector<PlanItem>& plan) {
     return out;
 }
 
-double bus_bandwidth_factor(const std::string& op, int ranks) {
+double bus_bandwidth_factor(NetworkOp op, int ranks) {
     const double n = ranks;
-    if (op == "allreduce") return 2 * (n - 1) / n;
-    if (op == "allgather" || op == "reducescatter" || op == "alltoall") return (n - 1) / n;
+    if (op == NetworkOp::allreduce) return 2 * (n - 1) / n;
+    if (op == NetworkOp::allgather || op == NetworkOp::reducescatter || op == NetworkOp::alltoall) return (n - 1) / n;
     return 1;  // broadcast, sendrecv, exchange, pingpong
 }
 

@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <numeric>
 #include <optional>
 #include <set>
 #include <tuple>
 
+#include "dtsim/calibrate/environment.hpp"
 #include "dtsim/calibrate/fitting.hpp"
 #include "dtsim/input_error.hpp"
 #include "dtsim/median.hpp"
@@ -16,7 +16,16 @@
 namespace dtsim::calibrate {
 namespace {
 
-using NetworkKey = std::tuple<std::string, std::string, LinkClass, int, int>;  // op, mode, link class, ranks, nodes
+using NetworkKey = std::tuple<NetworkOp, TimingMode, LinkClass, int, int>;  // op, mode, link class, ranks, nodes
+
+// Fits are listed by the names of their op and mode, as profiles have always listed them.
+struct ByNames {
+    static auto named(const NetworkKey& key) {
+        const auto& [op, mode, link_class, ranks, nodes] = key;
+        return std::tuple(to_string(op), to_string(mode), link_class, ranks, nodes);
+    }
+    bool operator()(const NetworkKey& a, const NetworkKey& b) const { return named(a) < named(b); }
+};
 
 size_t distinct_sizes(const std::vector<Observation>& observations) {
     std::set<double> sizes;
@@ -40,14 +49,16 @@ struct NetworkGroup {
 };
 
 /// The map orders the fits by (op, mode, link class, ranks, nodes), so profiles are deterministic.
-std::map<NetworkKey, NetworkGroup> network_groups(const std::vector<Sample>& samples) {
-    std::map<NetworkKey, NetworkGroup> groups;
+std::map<NetworkKey, NetworkGroup, ByNames> network_groups(const std::vector<Sample>& samples) {
+    std::map<NetworkKey, NetworkGroup, ByNames> groups;
     for (const auto& s : samples) {
-        if (!is_network_op(s.op)) continue;
-        if (!s.link_class) throw InputError("sample '" + s.key + "': network op '" + s.op + "' without a link_class");
+        const auto* op = std::get_if<NetworkOp>(&s.op);
+        if (!op) continue;
+        if (!s.link_class)
+            throw InputError("sample '" + s.key + "': network op '" + std::string(to_string(*op)) + "' without a link_class");
         // A one-rank "collective" moves nothing between ranks: there is no network cost to fit.
         if (s.ranks < 2) continue;
-        auto& group = groups[{s.op, s.mode, *s.link_class, s.ranks, s.nodes}];
+        auto& group = groups[{*op, s.mode, *s.link_class, s.ranks, s.nodes}];
         group.observations.push_back({s.bytes, s.time_s});
         group.mean_times[s.bytes].push_back(mean_iteration_time(s));
     }
@@ -79,7 +90,8 @@ void leave_out_disturbed(const NetworkKey& key, NetworkGroup& group, std::vector
             const auto& [op, mode, link_class, ranks, nodes] = key;
             char line[256];
             std::snprintf(line, sizeof line, "%s/%s/%s/%dr at %.0f B: %.3g ms, longer than at %.0f B (%.3g ms): disturbed while timed",
-                          op.c_str(), mode.c_str(), std::string(to_string(link_class)).c_str(), ranks, sizes[i].first,
+                          std::string(to_string(op)).c_str(), std::string(to_string(mode)).c_str(),
+                          std::string(to_string(link_class)).c_str(), ranks, sizes[i].first,
                           sizes[i].second * 1e3, sizes[i + 1].first, sizes[i + 1].second * 1e3);
             left_out.emplace_back(line);
         }
@@ -124,7 +136,7 @@ std::string device_of(const std::vector<const Sample*>& compute) {
 std::vector<GemmFit> fit_gemms(const std::vector<const Sample*>& compute) {
     std::map<Precision, std::vector<Observation>> groups;
     for (const auto* s : compute)
-        if (s->op == "gemm") groups[precision_of(*s)].push_back({s->flops, s->time_s});
+        if (s->op == CalibrationOp{ComputeOp::gemm}) groups[precision_of(*s)].push_back({s->flops, s->time_s});
     std::vector<GemmFit> fits;
     for (const auto& [precision, observations] : groups)
         if (distinct_sizes(observations) >= 2) fits.push_back(fit_gemm(observations, precision));
@@ -135,7 +147,7 @@ std::vector<GemmFit> fit_gemms(const std::vector<const Sample*>& compute) {
 void fit_memory(const std::vector<const Sample*>& compute, ComputeProfile& profile) {
     std::vector<Observation> observations;
     for (const auto* s : compute)
-        if (s->op == "memory_bandwidth") observations.push_back({s->bytes, s->time_s});
+        if (s->op == CalibrationOp{ComputeOp::memory_bandwidth}) observations.push_back({s->bytes, s->time_s});
     if (observations.empty())
         throw InputError("the compute samples have no memory_bandwidth sample; a profile with compute costs needs "
                          "the memory bandwidth (run the calibration's memory benchmark)");
@@ -152,20 +164,20 @@ void fit_memory(const std::vector<const Sample*>& compute, ComputeProfile& profi
     profile.memory_quality = evaluate_fit(observations, [rate](double bytes) { return bytes / rate; });
 }
 
-/// One line per codec kernel, in codec_kernels() order; a kernel sampled at fewer than two sizes is left out.
+/// One line per codec kernel, in kCodecKernelNames order; a kernel sampled at fewer than two sizes is left out.
 /// The top-k settings must agree across a kernel's samples, or the line would mix two kernels. Each keeps
 /// its measured points as network fits do (the means of the timed iterations).
 std::vector<CodecFit> fit_codecs(const std::vector<const Sample*>& compute) {
     std::vector<CodecFit> fits;
-    for (const auto& kernel : codec_kernels()) {
+    for (const auto& [kernel, name] : kCodecKernelNames.entries) {
         std::vector<Observation> observations;
         std::map<double, std::vector<double>> mean_times;
         const Sample* first = nullptr;
         for (const auto* s : compute) {
-            if (s->op != "codec" || s->kernel != kernel) continue;
+            if (s->op != CalibrationOp{ComputeOp::codec} || s->kernel != kernel) continue;
             if (!first) first = s;
             if (s->ratio != first->ratio || s->blocks != first->blocks)
-                throw InputError("codec samples '" + first->key + "' and '" + s->key + "' measured " + kernel +
+                throw InputError("codec samples '" + first->key + "' and '" + s->key + "' measured " + std::string(name) +
                                  " with different ratio or blocks; calibrate one setting per profile");
             observations.push_back({s->bytes, s->time_s});
             mean_times[s->bytes].push_back(mean_iteration_time(*s));
@@ -180,14 +192,14 @@ std::vector<CodecFit> fit_codecs(const std::vector<const Sample*>& compute) {
 double launch_overhead(const std::vector<const Sample*>& compute) {
     std::vector<double> times;
     for (const auto* s : compute)
-        if (s->op == "launch_latency") times.push_back(s->time_s);
+        if (s->op == CalibrationOp{ComputeOp::launch_latency}) times.push_back(s->time_s);
     return times.empty() ? 0 : median(times);
 }
 
 std::optional<ComputeProfile> fit_compute(const std::vector<Sample>& samples) {
     std::vector<const Sample*> compute;
     for (const auto& s : samples)
-        if (!is_network_op(s.op)) compute.push_back(&s);
+        if (!is_network(s.op)) compute.push_back(&s);
     if (compute.empty()) return std::nullopt;
     ComputeProfile profile;
     profile.device = device_of(compute);
@@ -196,22 +208,6 @@ std::optional<ComputeProfile> fit_compute(const std::vector<Sample>& samples) {
     profile.launch_overhead_s = launch_overhead(compute);
     profile.codecs = fit_codecs(compute);
     return profile;
-}
-
-/// The cores the calibration's ranks shared, where every machine of its environment had the same number of
-/// ranks and cores and the ranks outnumbered the cores (see SharedCores).
-std::optional<SharedCores> shared_cores(const std::string& environment_json) {
-    const auto environment = nlohmann::json::parse(environment_json, nullptr, false);
-    if (environment.is_discarded() || !environment.is_object() || !environment.contains("machines")) return std::nullopt;
-    std::optional<SharedCores> shared;
-    for (const auto& machine : environment["machines"]) {
-        if (!machine.is_object()) return std::nullopt;
-        const SharedCores these{machine.value("cores", 0), static_cast<int>(machine.value("ranks", nlohmann::json::array()).size())};
-        if (these.cores <= 0 || these.ranks <= these.cores) return std::nullopt;
-        if (shared && (shared->cores != these.cores || shared->ranks != these.ranks)) return std::nullopt;
-        shared = these;
-    }
-    return shared;
 }
 
 }  // namespace
@@ -224,7 +220,7 @@ Profile fit_profile(const std::vector<Sample>& samples, const std::string& envir
     profile.environment_json = environment_json;
     profile.network = fit_network(samples, profile.left_out);
     profile.compute = fit_compute(samples);
-    if (profile.compute) profile.compute->shared_cores = shared_cores(environment_json);
+    if (profile.compute) profile.compute->shared_cores = shared_cores(environment_from_json(environment_json, "environment.json"));
     return profile;
 }
 

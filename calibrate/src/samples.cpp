@@ -1,11 +1,16 @@
 #include "dtsim/calibrate/samples.hpp"
 
+#include <yaml-cpp/yaml.h>
+
 #include <algorithm>
 #include <cctype>
+#include <climits>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <nlohmann/json.hpp>
 
+#include "dtsim/calibrate/plan.hpp"
 #include "dtsim/config_node.hpp"
 #include "dtsim/data_paths.hpp"
 #include "dtsim/input_error.hpp"
@@ -13,93 +18,118 @@
 namespace dtsim::calibrate {
 namespace {
 
-const std::vector<std::string> kNetworkOps = {"allreduce", "allgather", "reducescatter", "broadcast",
-                                              "alltoall",  "sendrecv",  "exchange",      "pingpong"};
-const std::vector<std::string> kComputeOps = {"gemm", "memory_bandwidth", "launch_latency", "host_to_device",
-                                              "device_to_host", "codec"};
+using nlohmann::ordered_json;
 
-/// One line's JSON object and where it came from, so that every error names the file, line and key.
-class Line {
-public:
-    Line(const nlohmann::json& object, const std::string& where) : object_(object), where_(where) {}
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
-    [[noreturn]] void fail(const std::string& key, const std::string& expected) const {
-        throw InputError(where_ + ": key '" + key + "': " + expected);
-    }
-    bool has(const std::string& key) const { return object_.contains(key) && !object_.at(key).is_null(); }
-
-    std::string text(const std::string& key) const {
-        if (!has(key) || !object_.at(key).is_string() || object_.at(key).get<std::string>().empty())
-            fail(key, "expected a non-empty text value");
-        return object_.at(key).get<std::string>();
-    }
-    std::string optional_text(const std::string& key) const { return has(key) ? text(key) : ""; }
-
-    std::string choice(const std::string& key, const std::vector<std::string>& options) const {
-        const auto value = text(key);
-        if (std::find(options.begin(), options.end(), value) != options.end()) return value;
-        std::string list;
-        for (const auto& option : options) list += (list.empty() ? "" : " | ") + option;
-        const auto hint = closest_match(value, options);
-        fail(key, "expected one of " + list + ", got '" + value + "'" +
-                      (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
-    }
-
-    double positive(const std::string& key) const {
-        if (!has(key) || !object_.at(key).is_number() || !(object_.at(key).get<double>() > 0) ||
-            !std::isfinite(object_.at(key).get<double>()))
-            fail(key, "expected a positive number");
-        return object_.at(key).get<double>();
-    }
-
-    int count(const std::string& key) const {
-        const auto& value = has(key) ? object_.at(key) : nlohmann::json();
-        if (!value.is_number_integer() || value.get<long long>() < 1 ||
-            value.get<long long>() > std::numeric_limits<int>::max())
-            fail(key, "expected an integer of at least 1");
-        return value.get<int>();
-    }
-
-    std::vector<double> times(const std::string& key) const {
-        std::vector<double> values;
-        if (!has(key)) return values;
-        if (!object_.at(key).is_array()) fail(key, "expected a list of non-negative numbers of seconds");
-        for (const auto& item : object_.at(key)) {
-            if (!item.is_number() || !(item.get<double>() >= 0) || !std::isfinite(item.get<double>()))
-                fail(key, "expected a list of non-negative numbers of seconds");
-            values.push_back(item.get<double>());
-        }
-        return values;
-    }
-
-private:
-    const nlohmann::json& object_;
-    const std::string& where_;
-};
-
-void read_network_fields(const Line& line, Sample& sample) {
-    sample.mode = line.choice("mode", {"throughput", "latency"});
-    sample.link_class = link_class_from_string(line.choice("link_class", {"intra_node", "inter_node", "mixed"}));
-    sample.bytes = line.positive("bytes");
-    sample.dtype = line.optional_text("dtype");
+ordered_json network_fields(const Sample& sample) {
+    const double algbw = sample.bytes / sample.time_s / 1e9;  // nccl-tests: GB = 1e9 B
+    return {{"mode", std::string(to_string(sample.mode))},
+            {"link_class", std::string(to_string(sample.link_class.value_or(LinkClass::intra_node)))},
+            {"backend", sample.backend},
+            {"dtype", sample.dtype},
+            {"bytes", static_cast<long long>(sample.bytes)},
+            {"count", static_cast<long long>(sample.bytes / 4)},
+            {"ranks", sample.ranks},
+            {"nodes", sample.nodes},
+            {"time_s", sample.time_s},
+            {"algbw_GBps", algbw},
+            {"busbw_GBps", algbw * bus_bandwidth_factor(std::get<NetworkOp>(sample.op), sample.ranks)}};
 }
 
-void read_compute_fields(const Line& line, Sample& sample) {
+ordered_json compute_fields(const Sample& sample) {
+    const auto op = std::get<ComputeOp>(sample.op);
+    ordered_json json{{"backend", sample.backend}, {"device", sample.device}};
+    if (op == ComputeOp::gemm)
+        json.update(ordered_json{{"dtype", sample.dtype}, {"m", sample.m}, {"n", sample.n}, {"k", sample.k},
+                                 {"flops", sample.flops}, {"flops_per_s", sample.flops / sample.time_s}});
+    else if (op != ComputeOp::launch_latency)
+        json.update(ordered_json{{"bytes", static_cast<long long>(sample.bytes)}, {"bytes_per_s", sample.bytes / sample.time_s}});
+    if (op == ComputeOp::codec) {
+        json["kernel"] = std::string(to_string(sample.kernel));
+        if (is_topk(sample.kernel)) json["ratio"] = sample.ratio;
+        if (sample.kernel == CodecKernel::topk_decode) json["blocks"] = sample.blocks;
+    }
+    json.update(ordered_json{{"ranks", sample.ranks}, {"nodes", sample.nodes}, {"time_s", sample.time_s}});
+    return json;
+}
+
+// Every sample time and size is a finite number above 0.
+double positive(const ConfigNode& line, std::string_view key) {
+    double value = 0;
+    const auto node = line.has(key) ? line.yaml()[std::string(key)] : YAML::Node();
+    if (!node.IsScalar() || node.Tag() == "!" || !YAML::convert<double>::decode(node, value) || !(value > 0) ||
+        !std::isfinite(value))
+        line.fail(key, "expected a positive number");
+    return value;
+}
+
+int count(const ConfigNode& line, std::string_view key, int min_value) {
+    return static_cast<int>(line.integer(key, min_value, INT_MAX));
+}
+
+std::string optional_text(const ConfigNode& line, std::string_view key) { return line.has(key) ? line.text(key) : ""; }
+
+std::vector<double> times(const ConfigNode& line, std::string_view key) {
+    std::vector<double> values;
+    if (!line.has(key)) return values;
+    for (const auto& item : line.child(key).sequence()) values.push_back(item.number("", 0, kInfinity));
+    return values;
+}
+
+void read_network_fields(const ConfigNode& line, Sample& sample) {
+    sample.mode = line.choice("mode", kTimingModeNames);
+    sample.link_class = line.choice("link_class", kLinkClassNames);
+    sample.bytes = positive(line, "bytes");
+    sample.dtype = optional_text(line, "dtype");
+}
+
+void read_compute_fields(const ConfigNode& line, ComputeOp op, Sample& sample) {
     sample.device = line.text("device");
-    if (sample.op == "gemm") {
+    if (op == ComputeOp::gemm) {
         sample.dtype = line.choice("dtype", {"float32", "float16", "bfloat16"});
+        if (line.has("m")) {
+            sample.m = line.integer("m", 1, LLONG_MAX);
+            sample.n = line.integer("n", 1, LLONG_MAX);
+            sample.k = line.integer("k", 1, LLONG_MAX);
+        }
         // flops as written, else from the shape: a multiply and an add per term of each of m·n inner products.
         sample.flops = line.has("m") && !line.has("flops")
-                           ? 2 * line.positive("m") * line.positive("n") * line.positive("k")
-                           : line.positive("flops");
-    } else if (sample.op != "launch_latency") {
-        sample.bytes = line.positive("bytes");
+                           ? 2.0 * static_cast<double>(sample.m) * static_cast<double>(sample.n) * static_cast<double>(sample.k)
+                           : positive(line, "flops");
+    } else if (op != ComputeOp::launch_latency) {
+        sample.bytes = positive(line, "bytes");
     }
-    if (sample.op == "codec") {
-        sample.kernel = line.choice("kernel", codec_kernels());
-        if (sample.kernel.starts_with("topk")) sample.ratio = line.positive("ratio");
-        if (sample.kernel == "topk_decode") sample.blocks = line.count("blocks");
+    if (op == ComputeOp::codec) {
+        sample.kernel = line.choice("kernel", kCodecKernelNames);
+        if (is_topk(sample.kernel)) sample.ratio = positive(line, "ratio");
+        if (sample.kernel == CodecKernel::topk_decode) sample.blocks = count(line, "blocks", 1);
     }
+}
+
+CalibrationOp op_of(const ConfigNode& line) {
+    const auto names = calibration_op_names();
+    return *parse_calibration_op(line.choice("op", names));
+}
+
+Sample sample_from(const ConfigNode& line) {
+    if (!line.is_map()) line.fail("", "expected one JSON object per line");
+    Sample sample;
+    sample.key = line.text("key");
+    sample.op = op_of(line);
+    sample.time_s = positive(line, "time_s");
+    sample.ranks = count(line, "ranks", 1);
+    sample.nodes = count(line, "nodes", 1);
+    sample.iteration_times_s = times(line, "iteration_times_s");
+    sample.backend = optional_text(line, "backend");
+    if (line.has("iterations")) sample.iterations = count(line, "iterations", 0);
+    if (line.has("warmup")) sample.warmup = count(line, "warmup", 0);
+    sample.timestamp = optional_text(line, "timestamp");
+    if (const auto* compute = std::get_if<ComputeOp>(&sample.op))
+        read_compute_fields(line, *compute, sample);
+    else
+        read_network_fields(line, sample);
+    return sample;
 }
 
 /// Splits text into lines; `complete` tells whether the last one ended with a newline.
@@ -123,52 +153,56 @@ bool is_blank(const std::string& line) {
     return std::all_of(line.begin(), line.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
 }
 
-}  // namespace
-
-bool is_network_op(const std::string& op) {
-    return std::find(kNetworkOps.begin(), kNetworkOps.end(), op) != kNetworkOps.end();
+// JSON is YAML: the line is checked as JSON first (so that its message says so), then read by ConfigNode,
+// whose messages name the file, the line and the key.
+void check_json_object(const std::string& line, const std::string& where) {
+    const auto object = nlohmann::json::parse(line, nullptr, false);
+    if (object.is_discarded()) throw InputError(where + ": expected one JSON object per line, got '" + line + "'");
+    if (!object.is_object()) throw InputError(where + ": expected one JSON object per line, got " + object.dump());
 }
 
-Sample sample_from_json_line(const std::string& text, const std::string& where) {
-    nlohmann::json object;
-    try {
-        object = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw InputError(where + ": expected one JSON object per line: " + e.what());
-    }
-    if (!object.is_object()) throw InputError(where + ": expected one JSON object per line, got " + object.dump());
+}  // namespace
 
-    const Line line(object, where);
-    Sample sample;
-    sample.key = line.text("key");
-    std::vector<std::string> ops = kNetworkOps;
-    ops.insert(ops.end(), kComputeOps.begin(), kComputeOps.end());
-    sample.op = line.choice("op", ops);
-    sample.time_s = line.positive("time_s");
-    sample.ranks = line.count("ranks");
-    sample.nodes = line.count("nodes");
-    sample.iteration_times_s = line.times("iteration_times_s");
-    if (is_network_op(sample.op))
-        read_network_fields(line, sample);
-    else
-        read_compute_fields(line, sample);
-    return sample;
+std::string sample_to_json_line(const Sample& sample) {
+    ordered_json json{{"key", sample.key}, {"op", std::string(to_string(sample.op))}};
+    json.update(is_network(sample.op) ? network_fields(sample) : compute_fields(sample));
+    json.update(ordered_json{{"iterations", sample.iterations},
+                             {"warmup", sample.warmup},
+                             {"iteration_times_s", sample.iteration_times_s}});
+    if (!sample.timestamp.empty()) json["timestamp"] = sample.timestamp;
+    return json.dump();
+}
+
+Sample sample_from_json_line(const std::string& line, const std::string& file, int line_number) {
+    check_json_object(line, file + ":" + std::to_string(line_number));
+    // Blank lines before it, so that the node's line is the file's.
+    const auto source = std::make_shared<DocumentSource>(DocumentSource{file, {}});
+    return sample_from(ConfigNode::parse(std::string(static_cast<size_t>(line_number - 1), '\n') + line, source));
 }
 
 SampleFile read_samples_file(const std::string& path) {
     bool complete = true;
     const auto lines = split_lines(read_text_file(path), complete);
+    // The whole file as one YAML list, one item per line, so that a node's line is the file's.
+    std::string document;
     SampleFile file;
     for (size_t i = 0; i < lines.size(); ++i) {
-        if (is_blank(lines[i])) continue;
         // A crash mid-write leaves a last line without its newline; everything before it is still good.
         const bool cut_short = !complete && i + 1 == lines.size();
         if (cut_short && !nlohmann::json::accept(lines[i])) {
             ++file.truncated_lines;
-            continue;
+            break;
         }
-        file.samples.push_back(sample_from_json_line(lines[i], path + ":" + std::to_string(i + 1)));
+        if (!is_blank(lines[i])) {
+            check_json_object(lines[i], path + ":" + std::to_string(i + 1));
+            document += "- " + lines[i];
+        }
+        document += "\n";
     }
+    const auto source = std::make_shared<DocumentSource>(DocumentSource{path, {}});
+    const auto list = ConfigNode::parse(document, source);
+    if (!list.yaml().IsSequence()) return file;
+    for (const auto& item : list.yaml()) file.samples.push_back(sample_from(ConfigNode(item, "", source)));
     return file;
 }
 

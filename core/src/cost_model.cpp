@@ -127,7 +127,7 @@ CostModel::CostModel(const Scenario& scenario)
     nic_ = link_model(cluster.nic, profile, LinkClass::inter_node, cluster.nodes, "cluster.nic");
     if (profile) {
         for (const auto& fit : profile->network)
-            if (fit.mode == to_string(TimingMode::latency) && !is_point_to_point(*kNetworkOpNames.parse(fit.op)))
+            if (fit.mode == TimingMode::latency && !is_point_to_point(fit.op))
                 calibrated_collectives_.push_back(fit);
         inter_node_exchange_ = profile->pair_exchange(LinkClass::inter_node);
         const auto& strategy = scenario.training.strategy;
@@ -148,13 +148,13 @@ const LinkModel& CostModel::link_between(int from_rank, int to_rank) const {
 
 const NetworkFit* CostModel::calibrated_collective(NetworkOp op, int ranks, int nodes) const {
     for (const auto& fit : calibrated_collectives_)
-        if (fit.op == to_string(op) && fit.ranks == ranks && fit.nodes == nodes) return &fit;
+        if (fit.op == op && fit.ranks == ranks && fit.nodes == nodes) return &fit;
     return nullptr;
 }
 
 bool CostModel::calibrates_group_size(NetworkOp op, int ranks) const {
     return std::any_of(calibrated_collectives_.begin(), calibrated_collectives_.end(),
-                       [&](const NetworkFit& fit) { return fit.op == to_string(op) && fit.ranks == ranks; });
+                       [&](const NetworkFit& fit) { return fit.op == op && fit.ranks == ranks; });
 }
 
 double CostModel::inter_node_pair_exchange_extra_s(double bytes) const {

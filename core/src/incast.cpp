@@ -24,7 +24,7 @@ double IncastCurve::efficiency(int senders) const {
 IncastCurve inter_node_incast(const Profile& profile) {
     IncastCurve curve;
     for (const auto& fit : profile.network) {
-        if (fit.op != "alltoall" || fit.mode != "latency" || fit.link_class != LinkClass::inter_node || fit.ranks < 3 ||
+        if (fit.op != NetworkOp::alltoall || fit.mode != TimingMode::latency || fit.link_class != LinkClass::inter_node || fit.ranks < 3 ||
             fit.nodes != fit.ranks || fit.model.segments.empty())
             continue;
         const auto link = profile.link_cost(LinkClass::inter_node, fit.ranks);

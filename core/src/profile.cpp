@@ -27,40 +27,19 @@ double PiecewiseAlphaBeta::seconds(double bytes) const {
     return segment.alpha_s + bytes / segment.bytes_per_second;
 }
 
-std::string_view to_string(LinkClass value) {
-    switch (value) {
-    case LinkClass::intra_node: return "intra_node";
-    case LinkClass::inter_node: return "inter_node";
-    case LinkClass::mixed: return "mixed";
-    }
-    return "?";
-}
-
-std::optional<LinkClass> link_class_from_string(std::string_view text) {
-    for (auto value : {LinkClass::intra_node, LinkClass::inter_node, LinkClass::mixed})
-        if (to_string(value) == text) return value;
-    return std::nullopt;
-}
-
 const GemmFit* ComputeProfile::gemm_for(Precision precision) const {
     for (const auto& fit : gemm)
         if (fit.precision == precision) return &fit;
     return nullptr;
 }
 
-const std::vector<std::string>& codec_kernels() {
-    static const std::vector<std::string> kernels{"fp16_encode", "fp16_decode", "int8_encode",
-                                                  "int8_decode", "topk_encode", "topk_decode"};
-    return kernels;
-}
-
-const CodecFit* find_codec_fit(const std::vector<CodecFit>& fits, std::string_view kernel) {
+const CodecFit* find_codec_fit(const std::vector<CodecFit>& fits, CodecKernel kernel) {
     for (const auto& fit : fits)
         if (fit.kernel == kernel) return &fit;
     return nullptr;
 }
 
-const CodecFit* ComputeProfile::codec_for(std::string_view kernel) const { return find_codec_fit(codecs, kernel); }
+const CodecFit* ComputeProfile::codec_for(CodecKernel kernel) const { return find_codec_fit(codecs, kernel); }
 
 double LinkCost::fitted_s(double bytes, bool first_of_pass) const {
     return (first_of_pass && from_idle ? *from_idle : one_way).seconds(bytes);
@@ -94,8 +73,8 @@ const NetworkFit* Profile::point_to_point(LinkClass link_class, int ring_members
     // step after step, as in a collective), then one exchange at a time, then ping-pongs. Among rings, the
     // one of `ring_members` ranks, then the largest.
     auto rank = [](const NetworkFit& fit) {
-        if (fit.op == "sendrecv") return fit.mode == "throughput" ? 0 : 1;
-        if (fit.op == "pingpong") return fit.mode == "latency" ? 2 : 3;
+        if (fit.op == NetworkOp::sendrecv) return fit.mode == TimingMode::throughput ? 0 : 1;
+        if (fit.op == NetworkOp::pingpong) return fit.mode == TimingMode::latency ? 2 : 3;
         return 4;
     };
     auto better = [&](const NetworkFit& a, const NetworkFit& b) {
@@ -114,9 +93,9 @@ double PairExchange::extra_s(double bytes) const { return std::max(0.0, exchange
 std::optional<PairExchange> Profile::pair_exchange(LinkClass link_class) const {
     const NetworkFit *exchange = nullptr, *ring_step = nullptr;
     for (const auto& fit : network) {
-        if (fit.link_class != link_class || fit.mode != "latency") continue;
-        if (fit.op == "exchange") exchange = &fit;
-        if (fit.op == "sendrecv" && fit.ranks > 2 && (!ring_step || fit.ranks > ring_step->ranks)) ring_step = &fit;
+        if (fit.link_class != link_class || fit.mode != TimingMode::latency) continue;
+        if (fit.op == NetworkOp::exchange) exchange = &fit;
+        if (fit.op == NetworkOp::sendrecv && fit.ranks > 2 && (!ring_step || fit.ranks > ring_step->ranks)) ring_step = &fit;
     }
     if (!exchange || !ring_step) return std::nullopt;
     return PairExchange{*exchange, *ring_step};
@@ -125,7 +104,7 @@ std::optional<PairExchange> Profile::pair_exchange(LinkClass link_class) const {
 namespace {
 
 // The fit of `op` in `mode` for the class timed with `ranks` ranks, if it has segments.
-const NetworkFit* find_fit(const std::vector<NetworkFit>& network, LinkClass link_class, std::string_view op, std::string_view mode,
+const NetworkFit* find_fit(const std::vector<NetworkFit>& network, LinkClass link_class, NetworkOp op, TimingMode mode,
                            int ranks) {
     for (const auto& fit : network)
         if (fit.link_class == link_class && fit.op == op && fit.mode == mode && fit.ranks == ranks && !fit.model.segments.empty())
@@ -138,8 +117,8 @@ std::optional<LinkCost> cost_of(const std::vector<NetworkFit>& network, const Ne
     if (fit.model.segments.empty()) return std::nullopt;
     LinkCost cost{fit.model.segments.front().alpha_s, fit.model.segments.back().bytes_per_second, fit.model, std::nullopt};
     // A back-to-back fit leaves a pass's first step to the same operation timed one at a time.
-    if (fit.mode == "throughput")
-        if (const NetworkFit* one_at_a_time = find_fit(network, fit.link_class, fit.op, "latency", fit.ranks))
+    if (fit.mode == TimingMode::throughput)
+        if (const NetworkFit* one_at_a_time = find_fit(network, fit.link_class, fit.op, TimingMode::latency, fit.ranks))
             cost.from_idle = one_at_a_time->model;
     return cost;
 }
@@ -154,7 +133,7 @@ std::optional<LinkCost> Profile::link_cost(LinkClass link_class, int ring_member
 std::map<int, LinkCost> Profile::ring_step_costs(LinkClass link_class) const {
     std::map<int, LinkCost> out;
     for (const auto& fit : network) {
-        if (fit.link_class != link_class || fit.op != "sendrecv" || out.count(fit.ranks)) continue;
+        if (fit.link_class != link_class || fit.op != NetworkOp::sendrecv || out.count(fit.ranks)) continue;
         // The ring of this size, where the preferred fit for it is one timed with as many ranks.
         const NetworkFit* chosen = point_to_point(link_class, fit.ranks);
         if (chosen->ranks != fit.ranks) continue;
@@ -193,8 +172,8 @@ Json network_fit_to_json(const NetworkFit& fit) {
         segments.push_back(std::move(s));
     }
     Json j;
-    j["op"] = fit.op;
-    j["mode"] = fit.mode;
+    j["op"] = std::string(to_string(fit.op));
+    j["mode"] = std::string(to_string(fit.mode));
     j["link_class"] = std::string(to_string(fit.link_class));
     j["ranks"] = fit.ranks;
     j["nodes"] = fit.nodes;
@@ -225,11 +204,11 @@ Json compute_to_json(const ComputeProfile& compute) {
     Json codecs = Json::array();
     for (const auto& fit : compute.codecs) {
         Json c;
-        c["kernel"] = fit.kernel;
+        c["kernel"] = std::string(to_string(fit.kernel));
         c["fixed_s"] = fit.fixed_s;
         c["bytes_per_second"] = fit.bytes_per_second;
-        if (fit.kernel.starts_with("topk")) c["ratio"] = fit.ratio;
-        if (fit.kernel == "topk_decode") c["blocks"] = fit.blocks;
+        if (is_topk(fit.kernel)) c["ratio"] = fit.ratio;
+        if (fit.kernel == CodecKernel::topk_decode) c["blocks"] = fit.blocks;
         c["quality"] = quality_to_json(fit.quality);
         if (!fit.measured.empty()) c["measured"] = measured_to_json(fit.measured);
         codecs.push_back(std::move(c));
@@ -343,10 +322,9 @@ std::vector<std::pair<double, double>> measured_from(const ConfigNode& list) {
 NetworkFit network_fit_from(const ConfigNode& node) {
     node.require_map_with_keys({"op", "mode", "link_class", "ranks", "nodes", "segments", "quality", "measured"});
     NetworkFit fit;
-    fit.op = node.choice("op",
-                         {"allreduce", "allgather", "reducescatter", "broadcast", "alltoall", "sendrecv", "exchange", "pingpong"});
-    fit.mode = node.choice("mode", {"throughput", "latency"});
-    fit.link_class = *link_class_from_string(node.choice("link_class", {"intra_node", "inter_node", "mixed"}));
+    fit.op = node.choice("op", kNetworkOpNames);
+    fit.mode = node.choice("mode", kTimingModeNames);
+    fit.link_class = node.choice("link_class", kLinkClassNames);
     fit.ranks = count(node, "ranks", 2);
     fit.nodes = count(node, "nodes", 1);
     fit.model = model_from(node.child("segments"));
@@ -368,19 +346,17 @@ GemmFit gemm_fit_from(const ConfigNode& node) {
 CodecFit codec_fit_from(const ConfigNode& node) {
     node.require_map_with_keys({"kernel", "fixed_s", "bytes_per_second", "ratio", "blocks", "quality", "measured"});
     CodecFit fit;
-    fit.kernel = node.choice("kernel", {"fp16_encode", "fp16_decode", "int8_encode", "int8_decode", "topk_encode",
-                                        "topk_decode"});
+    fit.kernel = node.choice("kernel", kCodecKernelNames);
     fit.fixed_s = non_negative(node, "fixed_s");
     fit.bytes_per_second = positive(node, "bytes_per_second");
     // The top-k kernels' cost depends on how much is kept and how many blocks are summed: say what was measured.
-    const bool topk = fit.kernel.starts_with("topk");
-    if (topk) {
+    if (is_topk(fit.kernel)) {
         fit.ratio = node.number("ratio", 0, 1);
         if (fit.ratio == 0) node.fail("ratio", "expected a fraction above 0, got 0");
     } else if (node.has("ratio")) {
         node.fail("ratio", "only the topk kernels have a ratio");
     }
-    if (fit.kernel == "topk_decode")
+    if (fit.kernel == CodecKernel::topk_decode)
         fit.blocks = count(node, "blocks", 1);
     else if (node.has("blocks"))
         node.fail("blocks", "only topk_decode has blocks");
@@ -407,7 +383,7 @@ ComputeProfile compute_from(const ConfigNode& node) {
     if (node.has("codecs"))
         for (const auto& item : node.child("codecs").sequence()) {
             auto fit = codec_fit_from(item);
-            if (compute.codec_for(fit.kernel)) item.fail("kernel", "'" + fit.kernel + "' appears twice in codecs");
+            if (compute.codec_for(fit.kernel)) item.fail("kernel", "'" + std::string(to_string(fit.kernel)) + "' appears twice in codecs");
             compute.codecs.push_back(std::move(fit));
         }
     return compute;

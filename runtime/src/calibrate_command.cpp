@@ -10,6 +10,8 @@
 #include <set>
 
 #include "backend.hpp"
+#include "dtsim/calibrate/environment.hpp"
+#include "dtsim/calibrate/samples.hpp"
 #include "dtsim/input_error.hpp"
 #include "machine_sharing.hpp"
 #include "microbenchmarks.hpp"
@@ -21,7 +23,6 @@ namespace {
 
 using calibrate::ItemKind;
 using calibrate::PlanItem;
-using nlohmann::ordered_json;
 
 std::string utc_now() {
     const std::time_t now = std::time(nullptr);
@@ -43,102 +44,85 @@ void on_rank_zero(const MpiContext& context, Action action) {
     if (!error.empty()) throw InputError(error);
 }
 
-// The physical machines under the hosts: `dtsim fit` gives the simulator their shared cores.
-ordered_json machines_json(const std::vector<Machine>& machines) {
-    ordered_json out = ordered_json::array();
-    for (const auto& machine : machines) out.push_back({{"cores", machine.cores}, {"ranks", machine.ranks}});
-    return out;
-}
-
-ordered_json environment(const CalibrateOptions& options, const MpiContext& context, const Backend& backend,
-                         const std::vector<Machine>& machines) {
-    ordered_json hosts = ordered_json::array();
+calibrate::CalibrationEnvironment environment(const CalibrateOptions& options, const MpiContext& context,
+                                              const Backend& backend, const std::vector<Machine>& machines) {
+    calibrate::CalibrationEnvironment out;
+    out.date = utc_now();
+    out.command = options.command_line;
+    out.backend = backend.name;
+    out.ranks = context.size();
+    out.nodes = context.nodes();
+    out.node_of_rank = context.node_of_rank();
     std::map<std::string, std::vector<int>> ranks_by_host;
     for (int r = 0; r < context.size(); ++r) ranks_by_host[context.host_names()[static_cast<size_t>(r)]].push_back(r);
-    for (const auto& [host, ranks] : ranks_by_host) hosts.push_back({{"host", host}, {"ranks", ranks}});
-    ordered_json json{{"tool", "dtsim-runtime calibrate"},
-                      {"date", utc_now()},
-                      {"command", options.command_line},
-                      {"backend", backend.name},
-                      {"ranks", context.size()},
-                      {"nodes", context.nodes()},
-                      {"node_of_rank", context.node_of_rank()},
-                      {"hosts", hosts},
-                      {"machines", machines_json(machines)},
-                      {"communicator", {{"name", backend.communicator->name()}, {"version", backend.communicator->version()}}},
-                      {"device", ordered_json::parse(backend.device->environment_json())},
-                      {"mpi_library", context.library_version()},
-                      {"quick", options.plan.quick}};
-    if (!options.pinned_algorithms.empty()) json["mpi_collective_algorithms"] = options.pinned_algorithms;
-    if (!options.mpi_transport.empty()) json["mpi_transport"] = options.mpi_transport;
-    return json;
+    for (const auto& [host, ranks] : ranks_by_host) out.hosts.push_back({host, ranks});
+    // The physical machines under the hosts: `dtsim fit` gives the simulator their shared cores.
+    for (const auto& machine : machines) out.machines.push_back({machine.cores, machine.ranks});
+    out.communicator_name = backend.communicator->name();
+    out.communicator_version = backend.communicator->version();
+    out.device_json = backend.device->environment_json();
+    out.mpi_library = context.library_version();
+    out.quick = options.plan.quick;
+    out.mpi_collective_algorithms = options.pinned_algorithms;
+    out.mpi_transport = options.mpi_transport;
+    return out;
 }
 
 // A resumed calibration must run on the same layout as the samples already taken.
 void check_same_layout(const std::filesystem::path& file, const MpiContext& context) {
-    std::ifstream in(file);
-    const auto recorded = ordered_json::parse(in, nullptr, false);
-    if (recorded.is_discarded()) throw InputError(file.string() + ": not valid JSON; move it away to start afresh");
-    const int ranks = recorded.value("ranks", -1);
-    const int nodes = recorded.value("nodes", -1);
-    if (ranks != context.size() || nodes != context.nodes())
-        throw InputError(file.string() + ": these samples were taken with " + std::to_string(ranks) + " ranks on " +
-                         std::to_string(nodes) + " nodes; this run has " + std::to_string(context.size()) + " ranks on " +
-                         std::to_string(context.nodes()) + " nodes; resume with the same layout or use another --out");
+    const auto recorded = calibrate::read_environment_file(file.string());
+    if (recorded.ranks != context.size() || recorded.nodes != context.nodes())
+        throw InputError(file.string() + ": these samples were taken with " + std::to_string(recorded.ranks) + " ranks on " +
+                         std::to_string(recorded.nodes) + " nodes; this run has " + std::to_string(context.size()) +
+                         " ranks on " + std::to_string(context.nodes()) +
+                         " nodes; resume with the same layout or use another --out");
 }
 
-void write_environment(const std::filesystem::path& file, const ordered_json& json) {
+void write_environment(const std::filesystem::path& file, const calibrate::CalibrationEnvironment& environment) {
     std::ofstream out(file);
-    out << json.dump(2) << "\n";
+    out << calibrate::environment_to_json(environment);
     if (!out) throw InputError(file.string() + ": cannot write");
 }
 
-ordered_json sample_json(const PlanItem& item, const Measurement& measurement, const MpiContext& context,
-                         const Backend& backend) {
-    ordered_json json{{"key", item.key()}, {"op", item.op}};
-    const bool network = item.kind == ItemKind::collective || item.kind == ItemKind::point_to_point;
-    if (network) {
-        const int ranks = item.ranks;
+calibrate::Sample sample_of(const PlanItem& item, const Measurement& measurement, const MpiContext& context,
+                            const Backend& backend) {
+    calibrate::Sample sample;
+    sample.key = item.key();
+    sample.op = item.op;
+    sample.backend = backend.name;
+    sample.bytes = item.bytes;
+    sample.time_s = measurement.time_s;
+    sample.iterations = measurement.iterations;
+    sample.warmup = measurement.warmup;
+    sample.iteration_times_s = measurement.iteration_times_s;
+    sample.timestamp = utc_now();
+    sample.dtype = item.kind == ItemKind::collective || item.kind == ItemKind::point_to_point || item.kind == ItemKind::gemm
+                       ? item.dtype
+                       : "";
+    if (calibrate::is_network(item.op)) {
         std::set<int> node_set;
         for (int r = 0; r < context.size(); ++r)
-            if (item.kind == ItemKind::collective ? r < ranks
+            if (item.kind == ItemKind::collective ? r < item.ranks
                                                   : std::count(item.members.begin(), item.members.end(), r) > 0)
                 node_set.insert(context.node_of_rank()[static_cast<size_t>(r)]);
-        const int nodes = static_cast<int>(node_set.size());
-        const double algbw = item.bytes / measurement.time_s / 1e9;  // nccl-tests: GB = 1e9 B
-        json.update(ordered_json{{"mode", item.mode},
-                                 {"link_class", to_string(item.link_class)},
-                                 {"backend", backend.name},
-                                 {"dtype", item.dtype},
-                                 {"bytes", static_cast<long long>(item.bytes)},
-                                 {"count", static_cast<long long>(item.bytes / 4)},
-                                 {"ranks", ranks},
-                                 {"nodes", nodes},
-                                 {"time_s", measurement.time_s},
-                                 {"algbw_GBps", algbw},
-                                 {"busbw_GBps", algbw * calibrate::bus_bandwidth_factor(item.op, ranks)}});
-    } else {
-        json.update(ordered_json{{"backend", backend.name}, {"device", backend.device->name()}});
-        if (item.kind == ItemKind::gemm) {
-            const double flops = 2.0 * static_cast<double>(item.m) * static_cast<double>(item.n) * static_cast<double>(item.k);
-            json.update(ordered_json{{"dtype", item.dtype}, {"m", item.m}, {"n", item.n}, {"k", item.k}, {"flops", flops},
-                                     {"flops_per_s", flops / measurement.time_s}});
-        } else if (item.kind != ItemKind::launch_latency) {
-            json.update(ordered_json{{"bytes", static_cast<long long>(item.bytes)}, {"bytes_per_s", item.bytes / measurement.time_s}});
-        }
-        if (item.kind == ItemKind::codec) {
-            json["kernel"] = item.kernel;
-            if (item.kernel.starts_with("topk")) json["ratio"] = calibrate::kCodecTopkRatio;
-            if (item.kernel == "topk_decode") json["blocks"] = calibrate::kCodecTopkDecodeBlocks;
-        }
-        // Every rank computes at once, as in training: the time is the mean over ranks (microbenchmarks.hpp).
-        json.update(ordered_json{{"ranks", context.size()}, {"nodes", context.nodes()}, {"time_s", measurement.time_s}});
+        sample.mode = item.mode;
+        sample.link_class = item.link_class;
+        sample.ranks = item.ranks;
+        sample.nodes = static_cast<int>(node_set.size());
+        return sample;
     }
-    json.update(ordered_json{{"iterations", measurement.iterations},
-                             {"warmup", measurement.warmup},
-                             {"iteration_times_s", measurement.iteration_times_s},
-                             {"timestamp", utc_now()}});
-    return json;
+    sample.device = backend.device->name();
+    sample.m = item.m;
+    sample.n = item.n;
+    sample.k = item.k;
+    sample.flops = 2.0 * static_cast<double>(item.m) * static_cast<double>(item.n) * static_cast<double>(item.k);
+    sample.kernel = item.kernel;
+    if (is_topk(item.kernel)) sample.ratio = calibrate::kCodecTopkRatio;
+    if (item.kernel == CodecKernel::topk_decode) sample.blocks = calibrate::kCodecTopkDecodeBlocks;
+    // Every rank computes at once, as in training: the time is the mean over ranks (microbenchmarks.hpp).
+    sample.ranks = context.size();
+    sample.nodes = context.nodes();
+    return sample;
 }
 
 std::vector<int> group_sizes(const std::vector<PlanItem>& plan, int world) {
@@ -204,9 +188,9 @@ int run_calibrate(const CalibrateOptions& options, const MpiContext& context) {
         const auto measurement = benchmarks.run(plan[i]);
         ++done;
         if (context.rank() == 0) {
-            const auto json = sample_json(plan[i], measurement, context, backend);
-            log->append(json.dump());
-            table.row(plan[i], json, done, todo);
+            const auto line = calibrate::sample_to_json_line(sample_of(plan[i], measurement, context, backend));
+            log->append(line);
+            table.row(plan[i], nlohmann::ordered_json::parse(line), done, todo);
         }
     }
     if (context.rank() == 0) {

@@ -18,7 +18,7 @@ struct CalibrateOptions {
     calibrate::PlanOptions plan;
     std::string command_line;
     std::map<std::string, std::string> pinned_algorithms;  // MPI backend: what the collectives were pinned to
-    std::map<std::string, std::string> mpi_transport;      // Open MPI TCP settings in effect (mpi_algorithms.hpp)
+    std::map<std::string, std::string> mpi_transport;      // Open MPI TCP settings in effect (open_mpi_tuning.hpp)
 };
 
 /// Returns the process exit code; rank 0 prints every message. Collective over all ranks.

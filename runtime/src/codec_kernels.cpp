@@ -96,15 +96,17 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Kernel> make_codec_kernel(const std::string& kernel, std::size_t fp32_bytes) {
+std::unique_ptr<Kernel> make_codec_kernel(CodecKernel kernel, std::size_t fp32_bytes) {
     const auto elements = gradient_elements(static_cast<double>(fp32_bytes));
-    if (kernel == "fp16_encode") return std::make_unique<HalfEncode>(elements);
-    if (kernel == "fp16_decode") return std::make_unique<HalfDecode>(elements);
-    if (kernel == "int8_encode") return std::make_unique<Int8Encode>(elements);
-    if (kernel == "int8_decode") return std::make_unique<Int8Decode>(elements);
-    if (kernel == "topk_encode") return std::make_unique<TopkEncode>(elements);
-    if (kernel == "topk_decode") return std::make_unique<TopkDecode>(elements);
-    throw std::invalid_argument("unknown codec kernel '" + kernel + "'");
+    switch (kernel) {
+        case CodecKernel::fp16_encode: return std::make_unique<HalfEncode>(elements);
+        case CodecKernel::fp16_decode: return std::make_unique<HalfDecode>(elements);
+        case CodecKernel::int8_encode: return std::make_unique<Int8Encode>(elements);
+        case CodecKernel::int8_decode: return std::make_unique<Int8Decode>(elements);
+        case CodecKernel::topk_encode: return std::make_unique<TopkEncode>(elements);
+        case CodecKernel::topk_decode: return std::make_unique<TopkDecode>(elements);
+    }
+    throw std::invalid_argument("unknown codec kernel");
 }
 
 }  // namespace dtsim::runtime

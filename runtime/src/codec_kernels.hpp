@@ -10,8 +10,8 @@
 
 namespace dtsim::runtime {
 
-/// `kernel` is one of codec_kernels() (profile.hpp); `fp32_bytes` is the uncompressed bucket.
+/// `fp32_bytes` is the uncompressed bucket.
 /// Throws std::invalid_argument for an unknown kernel.
-std::unique_ptr<Kernel> make_codec_kernel(const std::string& kernel, std::size_t fp32_bytes);
+std::unique_ptr<Kernel> make_codec_kernel(CodecKernel kernel, std::size_t fp32_bytes);
 
 }  // namespace dtsim::runtime

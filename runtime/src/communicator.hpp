@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "dtsim/network_ops.hpp"
+
 #include "device_gradients.hpp"
 
 namespace dtsim::runtime {
@@ -24,7 +26,7 @@ public:
     /// One collective among the first `ranks` ranks; other ranks return at once. `bytes` has nccl-tests'
     /// meaning: the buffer for allreduce and broadcast, the whole gathered array for allgather, the whole
     /// input for reducescatter, each rank's total send for alltoall.
-    virtual void start_collective(const std::string& op, std::size_t bytes, int ranks) = 0;
+    virtual void start_collective(NetworkOp op, std::size_t bytes, int ranks) = 0;
 
     /// One message of `bytes` to (from) a peer.
     virtual void start_send(int peer, std::size_t bytes) = 0;

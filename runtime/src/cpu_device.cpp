@@ -77,7 +77,7 @@ std::unique_ptr<Kernel> CpuDevice::gemm(long long m, long long n, long long k, c
 
 std::unique_ptr<Kernel> CpuDevice::triad(std::size_t bytes) { return std::make_unique<TriadKernel>(bytes); }
 
-std::unique_ptr<Kernel> CpuDevice::codec(const std::string& kernel, std::size_t fp32_bytes) {
+std::unique_ptr<Kernel> CpuDevice::codec(CodecKernel kernel, std::size_t fp32_bytes) {
     return make_codec_kernel(kernel, fp32_bytes);
 }
 

@@ -14,8 +14,8 @@ public:
     std::unique_ptr<Kernel> gemm(long long m, long long n, long long k, const std::string& dtype) override;
     std::unique_ptr<Kernel> triad(std::size_t bytes) override;
     std::unique_ptr<Kernel> empty_launch() override;
-    std::unique_ptr<Kernel> copy(const std::string&, std::size_t) override { return nullptr; }
-    std::unique_ptr<Kernel> codec(const std::string& kernel, std::size_t fp32_bytes) override;
+    std::unique_ptr<Kernel> copy(calibrate::ComputeOp, std::size_t) override { return nullptr; }
+    std::unique_ptr<Kernel> codec(CodecKernel kernel, std::size_t fp32_bytes) override;
     void hold(double seconds) override;
     void synchronize() override {}
 };

@@ -5,6 +5,9 @@
 #include <memory>
 #include <string>
 
+#include "dtsim/calibrate/calibration_ops.hpp"
+#include "dtsim/codec_kernel.hpp"
+
 namespace dtsim::runtime {
 
 class Kernel {
@@ -27,10 +30,10 @@ public:
     /// The smallest unit of work the device can be asked to do: an empty kernel, or a 1×1×1 BLAS call.
     virtual std::unique_ptr<Kernel> empty_launch() = 0;
     /// Host<->device copies of `bytes`; nullptr where there is no separate device memory.
-    virtual std::unique_ptr<Kernel> copy(const std::string& direction, std::size_t bytes) = 0;
-    /// A gradient-compression kernel (codec_kernels(), profile.hpp) over `fp32_bytes` of fp32 gradients;
+    virtual std::unique_ptr<Kernel> copy(calibrate::ComputeOp direction, std::size_t bytes) = 0;
+    /// A gradient-compression kernel over `fp32_bytes` of fp32 gradients;
     /// nullptr where the device has no such kernels.
-    virtual std::unique_ptr<Kernel> codec(const std::string& kernel, std::size_t fp32_bytes) = 0;
+    virtual std::unique_ptr<Kernel> codec(CodecKernel kernel, std::size_t fp32_bytes) = 0;
 
     /// Keeps the device busy for `seconds` and returns when it is done: a measured run's compute given as
     /// modelled times. The CPU spins the calling core; a GPU runs a kernel that spins on every SM.

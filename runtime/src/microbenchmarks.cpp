@@ -52,7 +52,7 @@ int Microbenchmarks::iterations_for(double estimate_s, int minimum, int maximum)
 Measurement Microbenchmarks::run(const PlanItem& item) {
     switch (item.kind) {
         case ItemKind::collective: return group_operation(item);
-        case ItemKind::point_to_point: return item.op == "pingpong" ? pingpong(item) : group_operation(item);
+        case ItemKind::point_to_point: return item.network_op() == NetworkOp::pingpong ? pingpong(item) : group_operation(item);
         default: return compute(item);
     }
 }
@@ -61,28 +61,29 @@ Measurement Microbenchmarks::group_operation(const PlanItem& item) {
     auto& comm = *backend_.communicator;
     const auto bytes = static_cast<std::size_t>(item.bytes);
     const int me = context_.rank();
+    const NetworkOp op = item.network_op();
     std::function<void()> start_op;
     std::vector<int> members = item.members;  // the ranks taking part: a collective's are the first `ranks`
     if (members.empty())
         for (int r = 0; r < item.ranks; ++r) members.push_back(r);
     // An exchange pairs its members up (first and second, third and fourth, ...): an odd one out waits.
-    if (item.op == "exchange" && members.size() % 2 == 1) members.pop_back();
+    if (op == NetworkOp::exchange && members.size() % 2 == 1) members.pop_back();
     const auto position = std::find(members.begin(), members.end(), me) - members.begin();
     const auto n = static_cast<long>(members.size());
     const bool taking_part = position < n;
     const int taking_part_count = static_cast<int>(n);
-    if (item.op == "sendrecv" || item.op == "exchange") {
+    if (op == NetworkOp::sendrecv || op == NetworkOp::exchange) {
         // sendrecv: a ring step among the members, each sending to the next and receiving from the previous.
         // exchange: each pair both ways at once, as halving-doubling's steps.
-        const long to = item.op == "exchange" ? position ^ 1 : (position + 1) % n;
-        const long from = item.op == "exchange" ? position ^ 1 : (position + n - 1) % n;
+        const long to = op == NetworkOp::exchange ? position ^ 1 : (position + 1) % n;
+        const long from = op == NetworkOp::exchange ? position ^ 1 : (position + n - 1) % n;
         const int to_rank = taking_part ? members[static_cast<size_t>(to)] : -1;
         const int from_rank = taking_part ? members[static_cast<size_t>(from)] : -1;
         start_op = [&comm, taking_part, to_rank, from_rank, bytes] {
             if (taking_part) comm.start_sendrecv(to_rank, from_rank, bytes);
         };
     } else {
-        start_op = [&comm, &item, bytes] { comm.start_collective(item.op, bytes, item.ranks); };
+        start_op = [&comm, &item, op, bytes] { comm.start_collective(op, bytes, item.ranks); };
     }
     const IdleWaits idle(!taking_part, kIdlePollS);
     auto one_op = [&] {
@@ -98,7 +99,7 @@ Measurement Microbenchmarks::group_operation(const PlanItem& item) {
     const double estimate = context_.max_over_ranks(now() - start);
     out.iterations = iterations_for(estimate, 5, 1000);
 
-    if (item.mode == "throughput") {
+    if (item.mode == TimingMode::throughput) {
         const int batches = std::min(3, out.iterations);
         const int per_batch = std::max(1, out.iterations / batches);
         out.iterations = batches * per_batch;
@@ -203,7 +204,7 @@ Measurement Microbenchmarks::compute(const PlanItem& item) {
             kernel = device.empty_launch();
             launches = kLaunchesPerIteration;
             break;
-        case ItemKind::copy: kernel = device.copy(item.op, static_cast<std::size_t>(item.bytes)); break;
+        case ItemKind::copy: kernel = device.copy(std::get<calibrate::ComputeOp>(item.op), static_cast<std::size_t>(item.bytes)); break;
         case ItemKind::codec: kernel = device.codec(item.kernel, static_cast<std::size_t>(item.bytes)); break;
         default: throw std::logic_error("not a compute item");
     }

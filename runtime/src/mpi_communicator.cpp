@@ -48,7 +48,7 @@ void MpiCommunicator::prepare(std::size_t bytes, const std::vector<int>& group_s
     }
 }
 
-void MpiCommunicator::start_collective(const std::string& op, std::size_t bytes, int ranks) {
+void MpiCommunicator::start_collective(NetworkOp op, std::size_t bytes, int ranks) {
     const MPI_Comm comm = groups_.at(ranks);
     if (comm == MPI_COMM_NULL) return;
     float* in = send_.data();
@@ -57,27 +57,25 @@ void MpiCommunicator::start_collective(const std::string& op, std::size_t bytes,
     const int share = count / ranks;  // per-rank chunk of the collectives whose size is the whole array
     // All-reduce and all-gather are the measured runs' own rings (measure/ring_allreduce.hpp), which are the
     // simulator's: a profile then describes what `dtsim-runtime measure` executes. Out of place, as MPI's.
-    if (op == "allreduce") {
+    if (op == NetworkOp::allreduce) {
         std::copy(in, in + count, out);
         ring_allreduce_sum(out, static_cast<std::size_t>(count), comm, kDataTag);
-    } else if (op == "allgather") {
+    } else if (op == NetworkOp::allgather) {
         int rank = 0;
         MPI_Comm_rank(comm, &rank);
         std::copy(in, in + share, out + static_cast<std::ptrdiff_t>(rank) * share);
         ring_allgather(reinterpret_cast<unsigned char*>(out), static_cast<std::size_t>(share) * sizeof(float), comm, kDataTag);
-    }
-    else if (op == "reducescatter")
-{
+    } else if (op == NetworkOp::reducescatter) {
         // MPI_Reduce_scatter rather than its _block form: Open MPI's tuned ring algorithm exists only for it.
         const std::vector<int> counts(static_cast<size_t>(ranks), share);
         check(MPI_Reduce_scatter(in, out, counts.data(), MPI_FLOAT, MPI_SUM, comm), "MPI_Reduce_scatter");
-    }
-    else if (op == "broadcast")
+    } else if (op == NetworkOp::broadcast) {
         check(MPI_Bcast(in, count, MPI_FLOAT, 0, comm), "MPI_Bcast");
-    else if (op == "alltoall")
+    } else if (op == NetworkOp::alltoall) {
         check(MPI_Alltoall(in, share, MPI_FLOAT, out, share, MPI_FLOAT, comm), "MPI_Alltoall");
-    else
-        throw std::invalid_argument("unknown collective '" + op + "'");
+    } else {
+        throw std::invalid_argument("not a collective: '" + std::string(to_string(op)) + "'");
+    }
 }
 
 // Point-to-point waits as mpi_waiting.hpp says (spinning by default, testing and sleeping with a poll

@@ -16,7 +16,7 @@ public:
     std::string name() const override { return "mpi"; }
     std::string version() const override { return context_.library_version(); }
     void prepare(std::size_t bytes, const std::vector<int>& group_sizes) override;
-    void start_collective(const std::string& op, std::size_t bytes, int ranks) override;
+    void start_collective(NetworkOp op, std::size_t bytes, int ranks) override;
     void start_send(int peer, std::size_t bytes) override;
     void start_recv(int peer, std::size_t bytes) override;
     void start_sendrecv(int to, int from, std::size_t bytes) override;

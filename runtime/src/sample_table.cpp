@@ -9,11 +9,11 @@ using calibrate::ItemKind;
 
 std::string group_of(const calibrate::PlanItem& item) {
     switch (item.kind) {
-        case ItemKind::collective: return item.op + "/" + std::to_string(item.ranks);
-        case ItemKind::point_to_point: return item.op + "/" + std::string(to_string(item.link_class));
+        case ItemKind::collective: return std::string(to_string(item.op)) + "/" + std::to_string(item.ranks);
+        case ItemKind::point_to_point: return std::string(to_string(item.op)) + "/" + std::string(to_string(item.link_class));
         case ItemKind::gemm: return "gemm/" + item.dtype;
-        case ItemKind::codec: return "codec/" + item.kernel;
-        default: return item.op;
+        case ItemKind::codec: return "codec/" + std::string(to_string(item.kernel));
+        default: return std::string(to_string(item.op));
     }
 }
 
@@ -30,9 +30,9 @@ void SampleTable::header(const calibrate::PlanItem& item, const nlohmann::ordere
     switch (item.kind) {
         case ItemKind::collective:
         case ItemKind::point_to_point:
-            out_ << "#\n# " << item.op << ": " << sample.at("ranks").get<int>() << " ranks on "
+            out_ << "#\n# " << to_string(item.op) << ": " << sample.at("ranks").get<int>() << " ranks on "
                  << sample.at("nodes").get<int>() << " node(s), " << sample.at("link_class").get<std::string>()
-                 << ", float32" << (item.op == "allreduce" || item.op == "reducescatter" ? ", sum" : "") << "\n";
+                 << ", float32" << (item.network_op() == NetworkOp::allreduce || item.network_op() == NetworkOp::reducescatter ? ", sum" : "") << "\n";
             std::snprintf(line, sizeof line, "# %11s %12s %12s %8s %10s %12s %12s %12s %6s\n", "", "size", "count", "type",
                           "mode", "time(us)", "algbw(GB/s)", "busbw(GB/s)", "iters");
             break;
@@ -46,12 +46,12 @@ void SampleTable::header(const calibrate::PlanItem& item, const nlohmann::ordere
             std::snprintf(line, sizeof line, "# %11s %12s %6s\n", "", "time(us)", "iters");
             break;
         case ItemKind::codec:
-            out_ << "#\n# codec " << item.kernel << " on " << sample.at("device").get<std::string>()
+            out_ << "#\n# codec " << to_string(item.kernel) << " on " << sample.at("device").get<std::string>()
                  << ", every rank at once; bytes: the uncompressed fp32 bucket\n";
             std::snprintf(line, sizeof line, "# %11s %12s %12s %12s %6s\n", "", "bytes", "time(us)", "GB/s", "iters");
             break;
         default:
-            out_ << "#\n# " << item.op << " on " << sample.at("device").get<std::string>() << ", every rank at once\n";
+            out_ << "#\n# " << to_string(item.op) << " on " << sample.at("device").get<std::string>() << ", every rank at once\n";
             std::snprintf(line, sizeof line, "# %11s %12s %12s %12s %6s\n", "", "bytes", "time(us)", "GB/s", "iters");
     }
     out_ << line;
@@ -70,7 +70,7 @@ void SampleTable::row(const calibrate::PlanItem& item, const nlohmann::ordered_j
         case ItemKind::point_to_point:
             std::snprintf(line, sizeof line, "%s %12.0f %12lld %8s %10s %12.2f %12.3f %12.3f %6d\n",
                           progress(done, total).c_str(), item.bytes, sample.at("count").get<long long>(), "float",
-                          item.mode.c_str(), time_us, sample.at("algbw_GBps").get<double>(),
+                          std::string(to_string(item.mode)).c_str(), time_us, sample.at("algbw_GBps").get<double>(),
                           sample.at("busbw_GBps").get<double>(), iterations);
             break;
         case ItemKind::gemm:

@@ -27,14 +27,14 @@ void enter_collective(const sg4::BarrierPtr& flow_entry) {
     if (flow_entry) flow_entry->wait();
 }
 
-void allreduce(SimulationContext& ctx, int slot, const Ring& all, double bytes) {
-    switch (ctx.scenario.training.strategy.algorithm) {
+void allreduce(const Actor& actor, const RankGroup& all, double bytes) {
+    switch (actor.ctx.scenario.training.strategy.algorithm) {
         case AllReduceAlgorithm::ring:
-            return ring_allreduce(ctx, slot, all, bytes, calibrated_extra_step_s(ctx, NetworkOp::allreduce, all, bytes, 2 * (all.count - 1)));
-        case AllReduceAlgorithm::hierarchical: return hierarchical_allreduce(ctx, slot, all.me(), bytes);
-        case AllReduceAlgorithm::tree: return tree_allreduce(ctx, slot, all, bytes);
-        case AllReduceAlgorithm::halving_doubling: return halving_doubling_allreduce(ctx, slot, all, bytes);
-        case AllReduceAlgorithm::direct: return direct_allreduce(ctx, slot, all, bytes);
+            return ring_allreduce(actor, all, bytes, calibrated_extra_step_s(actor.ctx, NetworkOp::allreduce, all, bytes, 2 * (all.count - 1)));
+        case AllReduceAlgorithm::hierarchical: return hierarchical_allreduce(actor, all.me(), bytes);
+        case AllReduceAlgorithm::tree: return tree_allreduce(actor, all, bytes);
+        case AllReduceAlgorithm::halving_doubling: return halving_doubling_allreduce(actor, all, bytes);
+        case AllReduceAlgorithm::direct: return direct_allreduce(actor, all, bytes);
     }
 }
 
@@ -67,34 +67,35 @@ struct Collectives {
 const char* first_collective_name(const CompressedBucket& bucket) { return bucket.sparse ? "allgather" : "allreduce"; }
 
 // A bucket's first collective among the ranks of `ring`.
-void first_collective(SimulationContext& ctx, int slot, const Ring& ring, const CompressedBucket& bucket,
+void first_collective(const Actor& actor, const RankGroup& ring, const CompressedBucket& bucket,
                       const sg4::BarrierPtr& flow_entry) {
     enter_collective(flow_entry);
     if (bucket.sparse)  // top-k pairs cannot be summed in place: every rank gathers everyone's
-        ring_pass(ctx, slot, ring, bucket.first_bytes, ring.count - 1,
-                  calibrated_extra_step_s(ctx, NetworkOp::allgather, ring, bucket.first_bytes * ring.count, ring.count - 1));
+        ring_pass(actor, ring, bucket.first_bytes, ring.count - 1,
+                  calibrated_extra_step_s(actor.ctx, NetworkOp::allgather, ring, bucket.first_bytes * ring.count, ring.count - 1));
     else
-        allreduce(ctx, slot, ring, bucket.first_bytes);
+        allreduce(actor, ring, bucket.first_bytes);
 }
 
 // PowerSGD's second factor, when the bucket has one.
-void second_collective(SimulationContext& ctx, int slot, const Ring& ring, const CompressedBucket& bucket,
+void second_collective(const Actor& actor, const RankGroup& ring, const CompressedBucket& bucket,
                        const sg4::BarrierPtr& flow_entry, int it, int index) {
     if (bucket.second_bytes <= 0) return;
     const double start = sg4::Engine::get_clock();
     enter_collective(flow_entry);
-    allreduce(ctx, slot, ring, bucket.second_bytes);
-    ctx.record(ring.me(), Lane::comm, "allreduce", it, index, start, bucket.second_bytes);
+    allreduce(actor, ring, bucket.second_bytes);
+    actor.ctx.record(ring.me(), Lane::comm, "allreduce", it, index, start, bucket.second_bytes);
 }
 
 // One bucket with backup workers: the first N - b ranks ready all-reduce it, a later one receives the result.
-void synchronise_with_backups(SimulationContext& ctx, BackupGroups& backups, int slot, int rank, const CompressedBucket& bucket,
-                              int it, int index) {
+void synchronise_with_backups(const Actor& actor, BackupGroups& backups, int rank, const CompressedBucket& bucket, int it,
+                              int index) {
+    auto& ctx = actor.ctx;
     const double start = sg4::Engine::get_clock();
-    ctx.state(slot).waiting_for = "the first N - b workers to be ready";
+    actor.waits_for("the first N - b workers to be ready");
     const auto group = backups.join(rank, it, index);
     if (group.position < 0) {
-        ctx.state(slot).waiting_for = "the reduced bucket of a step it was late for";
+        actor.waits_for("the reduced bucket of a step it was late for");
         backups.receive_result(rank, it, index);
         ctx.record(rank, Lane::comm, "late: receive result", it, index, start, bucket.first_bytes + bucket.second_bytes);
         return;
@@ -102,10 +103,10 @@ void synchronise_with_backups(SimulationContext& ctx, BackupGroups& backups, int
     // The group forms when its last member is ready: until then a member waits on that worker.
     const double formed = sg4::Engine::get_clock();
     if (formed > start) ctx.recorder.add(Span{rank, Lane::wait, "wait: slowest worker", it, index, start, formed, 0});
-    const Ring ring{0, 1, static_cast<int>(group.members->size()), group.position, group.members};
-    first_collective(ctx, slot, ring, bucket, nullptr);
+    const RankGroup ring{0, 1, static_cast<int>(group.members->size()), group.position, group.members};
+    first_collective(actor, ring, bucket, nullptr);
     ctx.record(rank, Lane::comm, first_collective_name(bucket), it, index, formed, bucket.first_bytes);
-    second_collective(ctx, slot, ring, bucket, nullptr, it, index);
+    second_collective(actor, ring, bucket, nullptr, it, index);
     if (group.position == 0) backups.send_result(group, it, index, bucket.first_bytes + bucket.second_bytes);
 }
 
@@ -115,7 +116,8 @@ void synchronise_with_backups(SimulationContext& ctx, BackupGroups& backups, int
 void allreduce_rank(SimulationContext* ctx, std::shared_ptr<Collectives> shared, int rank, int slot) {
     const auto& ranks = ctx->cohort.ranks;
     const int position = static_cast<int>(std::find(ranks.begin(), ranks.end(), rank) - ranks.begin());
-    const Ring cohort{0, 1, static_cast<int>(ranks.size()), position, &ranks};
+    const RankGroup cohort{0, 1, static_cast<int>(ranks.size()), position, &ranks};
+    const Actor actor{*ctx, slot};
     auto& state = ctx->state(slot);
     await_restart(*ctx, rank, 1);
     for (int it = ctx->cohort.first_iteration; it < ctx->scenario.training.iterations; ++it) {
@@ -129,17 +131,17 @@ void allreduce_rank(SimulationContext* ctx, std::shared_ptr<Collectives> shared,
             const int index = static_cast<int>(k);
             compute_on_comm_stream(*ctx, rank, 1, "encode", it, index, bucket.encode_s, bucket.coded_in_ring);
             if (shared->backups) {
-                synchronise_with_backups(*ctx, *shared->backups, slot, rank, bucket, it, index);
+                synchronise_with_backups(actor, *shared->backups, rank, bucket, it, index);
             } else {
                 const double start = sg4::Engine::get_clock();
                 // Were communication instant, the data would be ready when backward and encoding end.
                 const double ready = compute.bucket_ready_s[k] + bucket.encode_s;
                 const long long number = shared->readiness.ready(rank, ready - iteration_start, ready);
                 state.waiting_for = "every rank to reach the collective";
-                first_collective(*ctx, slot, cohort, bucket, shared->flow_entry);
+                first_collective(actor, cohort, bucket, shared->flow_entry);
                 record_synchronised(*ctx, shared->readiness, number, ready - iteration_start, rank,
                                     first_collective_name(bucket), it, index, start, bucket.first_bytes);
-                second_collective(*ctx, slot, cohort, bucket, shared->flow_entry, it, index);
+                second_collective(actor, cohort, bucket, shared->flow_entry, it, index);
             }
             compute_on_comm_stream(*ctx, rank, 1, "decode", it, index, bucket.decode_s, bucket.coded_in_ring);
         }

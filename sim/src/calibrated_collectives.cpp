@@ -18,7 +18,7 @@ double replayed_pass_s(SimulationContext& ctx, int from, int to, double chunk, i
 }
 
 // The profile's latency-mode fit of `op` over a group of as many ranks and nodes as `group`, if any.
-const NetworkFit* calibrated_fit(const SimulationContext& ctx, NetworkOp op, const Ring& group) {
+const NetworkFit* calibrated_fit(const SimulationContext& ctx, NetworkOp op, const RankGroup& group) {
     // Calibrations cover a few small groups: most groups (every one of a large what-if) stop here, at no cost.
     if (group.count < 2 || !ctx.costs.calibrates_group_size(op, group.count)) return nullptr;
     std::set<int> nodes;
@@ -28,7 +28,7 @@ const NetworkFit* calibrated_fit(const SimulationContext& ctx, NetworkOp op, con
 
 }  // namespace
 
-double calibrated_extra_step_s(SimulationContext& ctx, NetworkOp op, const Ring& ring, double bytes, int steps) {
+double calibrated_extra_step_s(SimulationContext& ctx, NetworkOp op, const RankGroup& ring, double bytes, int steps) {
     const NetworkFit* fit = steps < 1 || bytes <= 0 ? nullptr : calibrated_fit(ctx, op, ring);
     if (!fit) return 0;
     // The pass lasts as long as the ring's slowest link takes; every rank computes the same extra.

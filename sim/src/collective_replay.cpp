@@ -16,20 +16,19 @@ namespace sg4 = simgrid::s4u;
 
 namespace {
 
-void run_trial(SimulationContext& ctx, int slot, int rank, const CollectiveTrial& trial) {
-    const Ring group{0, 1, trial.ranks, rank};
-    if (trial.op == "allreduce")
-        ring_allreduce(ctx, slot, group, trial.bytes);
-    else if (trial.op == "allgather")
-        ring_allgather(ctx, slot, group, trial.bytes);
-    else if (trial.op == "reducescatter")
-        ring_reduce_scatter(ctx, slot, group, trial.bytes);
-    else if (trial.op == "broadcast")
-        binomial_broadcast(ctx, slot, group, trial.bytes);
-    else if (trial.op == "alltoall")
-        linear_alltoall(ctx, slot, group, trial.bytes);
-    else
-        throw std::invalid_argument("cannot replay collective '" + trial.op + "'");
+void run_trial(const Actor& actor, int rank, const CollectiveTrial& trial) {
+    const RankGroup group{0, 1, trial.ranks, rank};
+    switch (trial.op) {
+        case NetworkOp::allreduce: ring_allreduce(actor, group, trial.bytes); return;
+        case NetworkOp::allgather: ring_allgather(actor, group, trial.bytes); return;
+        case NetworkOp::reducescatter: ring_reduce_scatter(actor, group, trial.bytes); return;
+        case NetworkOp::broadcast: binomial_broadcast(actor, group, trial.bytes); return;
+        case NetworkOp::alltoall: linear_alltoall(actor, group, trial.bytes); return;
+        case NetworkOp::sendrecv:
+        case NetworkOp::exchange:
+        case NetworkOp::pingpong: break;
+    }
+    throw std::invalid_argument("cannot replay " + std::string(to_string(trial.op)) + ": not a collective");
 }
 
 }  // namespace
@@ -38,7 +37,7 @@ std::vector<double> simulate_collectives(const Scenario& scenario, const std::ve
     const int world = scenario.cluster.gpus();
     for (const auto& trial : trials)
         if (trial.ranks < 2 || trial.ranks > world)
-            throw std::invalid_argument("a replayed " + trial.op + " needs 2 to " + std::to_string(world) + " ranks");
+            throw std::invalid_argument("a replayed " + std::string(to_string(trial.op)) + " needs 2 to " + std::to_string(world) + " ranks");
     auto engine = start_engine(world, scenario.cluster.network_model);
     // The replay's own error: ports shared perfectly, since the profile's incast comes from the very
     // all-to-alls replayed here.
@@ -56,7 +55,7 @@ std::vector<double> simulate_collectives(const Scenario& scenario, const std::ve
                                for (size_t t = 0; t < trials.size(); ++t) {
                                    barrier->wait();
                                    starts[t] = sg4::Engine::get_clock();
-                                   if (rank < trials[t].ranks) run_trial(ctx, slot, rank, trials[t]);
+                                   if (rank < trials[t].ranks) run_trial(Actor{ctx, slot}, rank, trials[t]);
                                    ends[t] = std::max(ends[t], sg4::Engine::get_clock());
                                }
                                ctx.state(slot).finished = true;

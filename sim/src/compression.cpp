@@ -31,7 +31,7 @@ CompressedBucket whole_bucket(const Scenario& scenario, const CostModel& costs, 
     const double fp32_bytes = n * kFp32Bytes;
     // A profile's fitted kernel when it has one (its encode/decode for the bucket's fp32 bytes), else the
     // memory-bound estimate.
-    auto fitted = [&](const char* kernel, double memory_bound_s) {
+    auto fitted = [&](CodecKernel kernel, double memory_bound_s) {
         const CodecFit* fit = find_codec_fit(compute.codecs, kernel);
         return fit ? fit->seconds(fp32_bytes) : memory_bound_s;
     };
@@ -40,21 +40,21 @@ CompressedBucket whole_bucket(const Scenario& scenario, const CostModel& costs, 
         case CompressionKind::none: out.first_bytes = bucket_bytes; break;
         case CompressionKind::fp16:
             out.first_bytes = 2 * n;
-            out.encode_s = fitted("fp16_encode", n * (e + 2) / memory);
-            out.decode_s = fitted("fp16_decode", n * (2 + e) / memory);
+            out.encode_s = fitted(CodecKernel::fp16_encode, n * (e + 2) / memory);
+            out.decode_s = fitted(CodecKernel::fp16_decode, n * (2 + e) / memory);
             break;
         case CompressionKind::int8:
             out.first_bytes = n + kScaleBytes;
-            out.encode_s = fitted("int8_encode", (bucket_bytes + n * (e + 1)) / memory);
-            out.decode_s = fitted("int8_decode", n * (1 + e) / memory);
+            out.encode_s = fitted(CodecKernel::int8_encode, (bucket_bytes + n * (e + 1)) / memory);
+            out.decode_s = fitted(CodecKernel::int8_decode, n * (1 + e) / memory);
             break;
         case CompressionKind::topk: {
             const double kept = std::ceil(spec.ratio * n);
             out.first_bytes = kept * (e + kIndexBytes);
             out.sparse = true;
             // The calibration selects without error feedback: its residual pass stays memory-bound.
-            out.encode_s = fitted("topk_encode", (2 * bucket_bytes + out.first_bytes) / memory) + feedback_s;
-            const CodecFit* decode = find_codec_fit(compute.codecs, "topk_decode");
+            out.encode_s = fitted(CodecKernel::topk_encode, (2 * bucket_bytes + out.first_bytes) / memory) + feedback_s;
+            const CodecFit* decode = find_codec_fit(compute.codecs, CodecKernel::topk_decode);
             out.decode_s = decode ? topk_decode_s(*decode, fp32_bytes, ranks, spec.ratio)
                                   : (ranks * out.first_bytes + bucket_bytes) / memory;
             break;

@@ -61,6 +61,12 @@ MessageCost SimulationContext::message_cost(int from, int to, double bytes, bool
     return costs.link_between(from, to).message_cost(bytes, first_of_pass, ring_members);
 }
 
+void Actor::waits_for(const char* what, int peer) const {
+    auto& state = ctx.state(slot);
+    state.waiting_for = what;
+    state.peer = peer;
+}
+
 bool SimulationContext::lose_message_to(int rank) {
     if (message_lost_ || scenario.debug.lose_message_to_rank != rank) return false;
     message_lost_ = true;

@@ -22,8 +22,8 @@ constexpr double kBucket = 2e6;
 Profile calibrated_profile(double seconds_1mb, double seconds_4mb) {
     auto profile = test::pingpong_profile("calibrated-allreduce", LinkClass::inter_node, {{0, kLatency, kBandwidth}});
     NetworkFit allreduce;
-    allreduce.op = "allreduce";
-    allreduce.mode = "latency";
+    allreduce.op = NetworkOp::allreduce;
+    allreduce.mode = TimingMode::latency;
     allreduce.link_class = LinkClass::inter_node;
     allreduce.ranks = 4;
     allreduce.nodes = 4;
@@ -73,7 +73,7 @@ TEST_CASE("an exchange both ways with one peer costs what the profile's pair exc
     // 0.5 MB and 1 MB halving-doubling steps over 4 nodes send (measured points).
     auto profile = calibrated_profile(0.01, 0.04);  // the all-reduce fit is a ring's: halving-doubling ignores it
     NetworkFit ring_step = profile.network.front();
-    ring_step.op = "sendrecv";
+    ring_step.op = NetworkOp::sendrecv;
     ring_step.ranks = 4;
     ring_step.nodes = 4;
     profile.network.push_back(ring_step);
@@ -83,7 +83,7 @@ TEST_CASE("an exchange both ways with one peer costs what the profile's pair exc
     test::TempDir dir;
     CHECK(allreduce_comm_s(dir, profile, 4, "halving-doubling") == Approx(replayed).epsilon(1e-9));
     NetworkFit exchange = ring_step;
-    exchange.op = "exchange";
+    exchange.op = NetworkOp::exchange;
     exchange.ranks = 2;
     exchange.nodes = 2;
     exchange.measured = {{0.5e6, 2 * half_step}, {1e6, 2 * full_step}};

@@ -23,18 +23,18 @@ Profile cpu_profile(bool with_codecs) {
     p.name = "codec-cpu";
     p.source = "measured";
     p.environment_json = "{}";
-    p.network.push_back({"pingpong", "latency", LinkClass::inter_node, 2, 2, {{{0, 40e-6, 117e6}}}, {}, {}});
+    p.network.push_back({NetworkOp::pingpong, TimingMode::latency, LinkClass::inter_node, 2, 2, {{{0, 40e-6, 117e6}}}, {}, {}});
     ComputeProfile compute;
     compute.device = "cpu";
     compute.gemm.push_back({Precision::fp32, 20e-6, 50e9, {}});
     compute.memory_bytes_per_second = kProfileMemory;
     if (with_codecs) {
-        compute.codecs.push_back({"fp16_encode", 3e-6, 6.0e9, 0, 0, {}, {}});
-        compute.codecs.push_back({"fp16_decode", 2e-6, 1.7e9, 0, 0, {}, {}});
-        compute.codecs.push_back({"int8_encode", 4e-6, 1.1e9, 0, 0, {}, {}});
-        compute.codecs.push_back({"int8_decode", 1e-6, 2.5e9, 0, 0, {}, {}});
-        compute.codecs.push_back({"topk_encode", 20e-6, 1.8e8, 0.01, 0, {}, {}});
-        compute.codecs.push_back({"topk_decode", 10e-6, 2.4e9, 0.01, 8, {}, {}});
+        compute.codecs.push_back({CodecKernel::fp16_encode, 3e-6, 6.0e9, 0, 0, {}, {}});
+        compute.codecs.push_back({CodecKernel::fp16_decode, 2e-6, 1.7e9, 0, 0, {}, {}});
+        compute.codecs.push_back({CodecKernel::int8_encode, 4e-6, 1.1e9, 0, 0, {}, {}});
+        compute.codecs.push_back({CodecKernel::int8_decode, 1e-6, 2.5e9, 0, 0, {}, {}});
+        compute.codecs.push_back({CodecKernel::topk_encode, 20e-6, 1.8e8, 0.01, 0, {}, {}});
+        compute.codecs.push_back({CodecKernel::topk_decode, 10e-6, 2.4e9, 0.01, 8, {}, {}});
     }
     p.compute = compute;
     return p;

@@ -91,7 +91,7 @@ TEST_CASE("ring all-gather, ring reduce-scatter and binomial broadcast match the
     const int world = 16;
     const std::vector<int> sizes{2, 3, 4, 6, 8, 16};
     std::vector<sim::CollectiveTrial> trials;
-    for (const std::string op : {"allgather", "reducescatter", "broadcast"})
+    for (const auto op : {NetworkOp::allgather, NetworkOp::reducescatter, NetworkOp::broadcast})
         for (int n : sizes) trials.push_back({op, kBytes, n});
     const auto scenario = load_scenario_text(scenario_text(world, fidelity), "replay.yaml");
     const auto times = test::simulate_collectives_in_child(scenario, trials);
@@ -107,8 +107,8 @@ TEST_CASE("ring all-gather, ring reduce-scatter and binomial broadcast match the
     for (size_t i = 0; i < trials.size(); ++i) {
         const auto& trial = trials[i];
         const int n = trial.ranks;
-        const double expected = trial.op == "broadcast" ? broadcast(n) : (n - 1) * (kLatency + kSeconds / n);
-        CAPTURE(trial.op, n, times[i], expected);
+        const double expected = trial.op == NetworkOp::broadcast ? broadcast(n) : (n - 1) * (kLatency + kSeconds / n);
+        CAPTURE(to_string(trial.op), n, times[i], expected);
         CHECK(relative_error(times[i], expected) <= 1e-6);
     }
 }

@@ -85,7 +85,7 @@ TEST_CASE("cross-validation replays the all-to-all on perfectly shared ports, wh
     const double alpha = 10e-6, beta = 1e8, n = kRanks;
     auto profile = test::pingpong_profile("closed-form", LinkClass::inter_node, {{0, alpha, beta}});
     NetworkFit alltoall = profile.network.front();
-    alltoall.op = "alltoall";
+    alltoall.op = NetworkOp::alltoall;
     alltoall.ranks = kRanks;
     alltoall.nodes = kRanks;
     alltoall.model.segments = {{0, alpha, beta * n / (n - 1) / 2}};
@@ -124,9 +124,9 @@ TEST_CASE("a ring's first step costs the one-at-a-time fit, its others the back-
     const PiecewiseAlphaBeta idle{{{0, 5e-6, 2e9}}};
     Profile profile = test::pingpong_profile("closed-form", LinkClass::intra_node, {});
     profile.network.clear();
-    for (const auto& [mode, model] : {std::pair{"throughput", steady}, std::pair{"latency", idle}}) {
+    for (const auto& [mode, model] : {std::pair{TimingMode::throughput, steady}, std::pair{TimingMode::latency, idle}}) {
         NetworkFit fit;
-        fit.op = "sendrecv";
+        fit.op = NetworkOp::sendrecv;
         fit.mode = mode;
         fit.link_class = LinkClass::intra_node;
         fit.ranks = kRanks;

@@ -24,7 +24,7 @@ Profile profile(bool incast) {
     auto out = test::pingpong_profile("incast", LinkClass::inter_node, {{0, kLatency, kBandwidth}});
     if (!incast) return out;
     NetworkFit alltoall = out.network.front();
-    alltoall.op = "alltoall";
+    alltoall.op = NetworkOp::alltoall;
     alltoall.ranks = 5;
     alltoall.nodes = 5;
     alltoall.model.segments = {{0, kLatency, kBandwidth * 5 / 4 * kKept}};

@@ -102,7 +102,7 @@ TEST_CASE("a quick MPI calibration writes every planned sample with the document
                 const int n = s.at("ranks").get<int>();
                 const double algbw = s.at("algbw_GBps").get<double>();
                 CHECK(algbw == Approx(s.at("bytes").get<double>() / s.at("time_s").get<double>() / 1e9));
-                CHECK(s.at("busbw_GBps").get<double>() == Approx(algbw * calibrate::bus_bandwidth_factor(op, n)));
+                CHECK(s.at("busbw_GBps").get<double>() == Approx(algbw * calibrate::bus_bandwidth_factor(*kNetworkOpNames.parse(op), n)));
             }
         }
         for (const char* op : {"allreduce", "allgather", "reducescatter", "broadcast", "alltoall", "pingpong", "sendrecv", "gemm",
@@ -184,7 +184,8 @@ TEST_CASE("dtsim-runtime calibrate --ops codec: codec samples that dtsim fit tur
     REQUIRE(profile.compute);
     REQUIRE(profile.compute->codecs.size() == 6);
     for (const auto& codec : profile.compute->codecs) {
-        CAPTURE(codec.kernel);
+        const std::string kernel(to_string(codec.kernel));
+        CAPTURE(kernel);
         CHECK(codec.bytes_per_second > 1e6);
         CHECK(codec.bytes_per_second < 1e12);
         CHECK(codec.quality.samples == 4);
@@ -193,13 +194,13 @@ TEST_CASE("dtsim-runtime calibrate --ops codec: codec samples that dtsim fit tur
         CHECK(codec.quality.median_relative_error <= codec.quality.max_relative_error);
         // The line reproduces the time of a mid-size sample within the error it reports; the fit gives back
         // the sample's mean iteration time there, and interpolates between sizes.
-        const double measured = times.at(codec.kernel).at(1048576);
+        const double measured = times.at(kernel).at(1048576);
         CHECK(std::abs(codec.model_seconds(1048576) - measured) / measured <= codec.quality.max_relative_error * (1 + 1e-9));
-        CHECK(codec.seconds(1048576) == Approx(means.at(codec.kernel).at(1048576)).epsilon(1e-9));
-        const double at_1m = means.at(codec.kernel).at(1048576), at_4m = means.at(codec.kernel).at(4194304);
+        CHECK(codec.seconds(1048576) == Approx(means.at(kernel).at(1048576)).epsilon(1e-9));
+        const double at_1m = means.at(kernel).at(1048576), at_4m = means.at(kernel).at(4194304);
         CHECK(codec.seconds(2 * 1048576) == Approx(2.0 / 3 * at_1m + 1.0 / 3 * at_4m).epsilon(1e-9));
     }
-    CHECK(profile.compute->codec_for("topk_decode")->blocks == calibrate::kCodecTopkDecodeBlocks);
+    CHECK(profile.compute->codec_for(CodecKernel::topk_decode)->blocks == calibrate::kCodecTopkDecodeBlocks);
     const auto shown = test::run_command(test::dtsim_executable(), {"profile", "show", profile_path});
     CHECK_THAT(shown.output, Catch::Contains("gradient compression") && Catch::Contains("topk_decode (1.0 %, 8 blocks)"));
 }
@@ -214,11 +215,11 @@ TEST_CASE("the plan leaves the codec samples out on GPUs and says so", "[mpi][ca
 }
 
 TEST_CASE("busbw factors are nccl-tests'", "[mpi][calibrate]") {
-    CHECK(calibrate::bus_bandwidth_factor("allreduce", 4) == Approx(1.5));
-    CHECK(calibrate::bus_bandwidth_factor("allgather", 4) == Approx(0.75));
-    CHECK(calibrate::bus_bandwidth_factor("reducescatter", 8) == Approx(0.875));
-    CHECK(calibrate::bus_bandwidth_factor("alltoall", 2) == Approx(0.5));
-    CHECK(calibrate::bus_bandwidth_factor("broadcast", 8) == 1);
+    CHECK(calibrate::bus_bandwidth_factor(NetworkOp::allreduce, 4) == Approx(1.5));
+    CHECK(calibrate::bus_bandwidth_factor(NetworkOp::allgather, 4) == Approx(0.75));
+    CHECK(calibrate::bus_bandwidth_factor(NetworkOp::reducescatter, 8) == Approx(0.875));
+    CHECK(calibrate::bus_bandwidth_factor(NetworkOp::alltoall, 2) == Approx(0.5));
+    CHECK(calibrate::bus_bandwidth_factor(NetworkOp::broadcast, 8) == 1);
 }
 
 TEST_CASE("a calibration killed mid-run and resumed has every sample exactly once", "[mpi][calibrate]") {

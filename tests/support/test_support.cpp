@@ -127,8 +127,8 @@ Profile pingpong_profile(const std::string& name, LinkClass link_class, std::vec
     profile.source = "measured";
     profile.environment_json = "{}";
     NetworkFit fit;
-    fit.op = "pingpong";
-    fit.mode = "latency";
+    fit.op = NetworkOp::pingpong;
+    fit.mode = TimingMode::latency;
     fit.link_class = link_class;
     fit.nodes = link_class == LinkClass::inter_node ? 2 : 1;
     fit.model.segments = std::move(segments);

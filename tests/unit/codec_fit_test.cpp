@@ -46,10 +46,10 @@ Profile profile_with_codecs() {
     compute.memory_bytes_per_second = 1e10;
     compute.memory_quality = {3, 0.98, 0.01, 0.03};
     compute.launch_overhead_s = 1e-6;
-    compute.codecs.push_back({"fp16_encode", 2e-6, 1.0e10 / 3, 0, 0, {6, 0.999, 0.01, 0.1 + 0.2}, {{65536, 3e-5}, {262144, 1.0 / 3 * 1e-3}}});
-    compute.codecs.push_back({"int8_decode", 0, 4.5e9, 0, 0, {6, 0.95, 0.02, 0.05}, {}});
-    compute.codecs.push_back({"topk_encode", 1.0 / 3 * 1e-4, 1.8e8, 0.01, 0, {6, 0.97, 0.03, 0.06}, {}});
-    compute.codecs.push_back({"topk_decode", 5e-6, 2.1e9, 0.01, 8, {6, 0.9, 0.04, 0.08}, {}});
+    compute.codecs.push_back({CodecKernel::fp16_encode, 2e-6, 1.0e10 / 3, 0, 0, {6, 0.999, 0.01, 0.1 + 0.2}, {{65536, 3e-5}, {262144, 1.0 / 3 * 1e-3}}});
+    compute.codecs.push_back({CodecKernel::int8_decode, 0, 4.5e9, 0, 0, {6, 0.95, 0.02, 0.05}, {}});
+    compute.codecs.push_back({CodecKernel::topk_encode, 1.0 / 3 * 1e-4, 1.8e8, 0.01, 0, {6, 0.97, 0.03, 0.06}, {}});
+    compute.codecs.push_back({CodecKernel::topk_decode, 5e-6, 2.1e9, 0.01, 8, {6, 0.9, 0.04, 0.08}, {}});
     p.compute = compute;
     return p;
 }
@@ -76,9 +76,9 @@ TEST_CASE("calibrate::fit_codec: recovers fixed + bytes / rate from noisy timing
     for (double bytes = 64 * 1024; bytes <= 64 * 1024 * 1024; bytes *= 4)
         for (int r = 0; r < 3; ++r) observations.push_back({bytes, kernel(bytes) * std::exp(noise(generator))});
 
-    const auto fit = fit_codec(observations, "topk_encode", 0.01);
+    const auto fit = fit_codec(observations, CodecKernel::topk_encode, 0.01);
 
-    CHECK(fit.kernel == "topk_encode");
+    CHECK(fit.kernel == CodecKernel::topk_encode);
     CHECK(fit.ratio == 0.01);
     CHECK(fit.blocks == 0);
     // 1 % noise on times ~4× the fixed term at the smallest size: the fixed term is known to ~10 %.
@@ -92,10 +92,10 @@ TEST_CASE("calibrate::fit_codec: recovers fixed + bytes / rate from noisy timing
     CHECK(fit.measured.empty());
 
     // Exact data is fitted exactly.
-    const auto exact = fit_codec({{65536, 1e-6 + 65536 / 3e9}, {1 << 20, 1e-6 + (1 << 20) / 3e9}}, "fp16_encode");
+    const auto exact = fit_codec({{65536, 1e-6 + 65536 / 3e9}, {1 << 20, 1e-6 + (1 << 20) / 3e9}}, CodecKernel::fp16_encode);
     CHECK(exact.fixed_s == Approx(1e-6).epsilon(1e-9));
     CHECK(exact.bytes_per_second == Approx(3e9).epsilon(1e-9));
-    CHECK_THROWS_WITH(fit_codec({{65536, 1e-5}}, "fp16_encode"), Catch::Contains("2 distinct sizes"));
+    CHECK_THROWS_WITH(fit_codec({{65536, 1e-5}}, CodecKernel::fp16_encode), Catch::Contains("2 distinct sizes"));
 }
 
 TEST_CASE("calibrate::make_plan: codec samples per kernel and size on CPUs, none on GPUs", "[unit][calibrate]") {
@@ -120,10 +120,10 @@ TEST_CASE("calibrate::make_plan: codec samples per kernel and size on CPUs, none
     CHECK(quick_keys[3] == "codec/fp16_encode/4194304");
 
     PlanOptions only;
-    only.ops = {"codec"};
+    only.ops = {ComputeOp::codec};
     const auto plan = make_plan(only, two_ranks);
     CHECK(plan.size() == 36);
-    CHECK(plan[0].kernel == "fp16_encode");
+    CHECK(plan[0].kernel == CodecKernel::fp16_encode);
     CHECK(plan[0].bytes == 65536);
     CHECK_FALSE(codec_skipped(only));
 
@@ -131,35 +131,35 @@ TEST_CASE("calibrate::make_plan: codec samples per kernel and size on CPUs, none
     gpu.gpu = true;
     CHECK(make_plan(gpu, two_ranks).empty());
     CHECK(codec_skipped(gpu));
-    gpu.ops = {"gemm"};
+    gpu.ops = {ComputeOp::gemm};
     CHECK_FALSE(codec_skipped(gpu));  // not asked for: nothing to say
 }
 
 TEST_CASE("calibrate::sample_from_json_line: codec samples carry their kernel and top-k settings", "[unit][calibrate]") {
-    const auto decode = sample_from_json_line(codec_line("topk_decode", 1 << 20, 2e-3), "s:1");
-    CHECK(decode.op == "codec");
-    CHECK(decode.kernel == "topk_decode");
+    const auto decode = sample_from_json_line(codec_line("topk_decode", 1 << 20, 2e-3), "s", 1);
+    CHECK(decode.op == CalibrationOp{ComputeOp::codec});
+    CHECK(decode.kernel == CodecKernel::topk_decode);
     CHECK(decode.bytes == 1 << 20);
     CHECK(decode.ratio == 0.01);
     CHECK(decode.blocks == 8);
     CHECK(decode.device == "cpu");
-    CHECK_FALSE(is_network_op("codec"));
+    CHECK_FALSE(is_network(decode.op));
 
-    const auto cast = sample_from_json_line(codec_line("fp16_decode", 65536, 1e-5), "s:2");
-    CHECK(cast.kernel == "fp16_decode");
+    const auto cast = sample_from_json_line(codec_line("fp16_decode", 65536, 1e-5), "s", 2);
+    CHECK(cast.kernel == CodecKernel::fp16_decode);
     CHECK(cast.ratio == 0);
 
     CHECK_THROWS_WITH(sample_from_json_line(replaced(codec_line("fp16_encode", 65536, 1e-5), "fp16_encode\",\"time",
                                                      "fp61_encode\",\"time"),
-                                            "s:3"),
+                                            "s", 3),
                       Catch::Contains("s:3: key 'kernel'") && Catch::Contains("did you mean 'fp16_encode'"));
-    CHECK_THROWS_WITH(sample_from_json_line(replaced(codec_line("topk_decode", 65536, 1e-5), ",\"blocks\":8", ""), "s:4"),
+    CHECK_THROWS_WITH(sample_from_json_line(replaced(codec_line("topk_decode", 65536, 1e-5), ",\"blocks\":8", ""), "s", 4),
                       Catch::Contains("s:4: key 'blocks'"));
 }
 
 TEST_CASE("calibrate::fit_profile: one codec fit per kernel in the compute section", "[unit][calibrate]") {
     std::vector<Sample> samples;
-    auto add = [&samples](const std::string& line) { samples.push_back(sample_from_json_line(line, "test")); };
+    auto add = [&samples](const std::string& line) { samples.push_back(sample_from_json_line(line, "test", 1)); };
     for (double bytes : {1e6, 1e7, 1e8})
         add(R"({"key":"m)" + number(bytes) + R"(","op":"memory_bandwidth","time_s":)" + number(bytes / 2e10) +
             R"(,"ranks":2,"nodes":1,"device":"cpu","bytes":)" + number(bytes) + "}");
@@ -176,10 +176,10 @@ TEST_CASE("calibrate::fit_profile: one codec fit per kernel in the compute secti
     REQUIRE(profile.compute);
     const auto& codecs = profile.compute->codecs;
     REQUIRE(codecs.size() == 4);
-    CHECK(codecs[0].kernel == "fp16_encode");  // codec_kernels() order
-    CHECK(codecs[1].kernel == "fp16_decode");
-    CHECK(codecs[2].kernel == "topk_encode");
-    CHECK(codecs[3].kernel == "topk_decode");
+    CHECK(codecs[0].kernel == CodecKernel::fp16_encode);  // kCodecKernelNames order
+    CHECK(codecs[1].kernel == CodecKernel::fp16_decode);
+    CHECK(codecs[2].kernel == CodecKernel::topk_encode);
+    CHECK(codecs[3].kernel == CodecKernel::topk_decode);
     for (size_t i = 0; i < truth.size(); ++i) {
         INFO(truth[i].first);
         CHECK(codecs[i].fixed_s == Approx(truth[i].second.first).epsilon(1e-6));
@@ -194,8 +194,8 @@ TEST_CASE("calibrate::fit_profile: one codec fit per kernel in the compute secti
     CHECK(codecs[2].ratio == 0.01);
     CHECK(codecs[2].blocks == 0);
     CHECK(codecs[3].blocks == 8);
-    CHECK(profile.compute->codec_for("int8_encode") == nullptr);
-    CHECK(profile.compute->codec_for("topk_decode") == &codecs[3]);
+    CHECK(profile.compute->codec_for(CodecKernel::int8_encode) == nullptr);
+    CHECK(profile.compute->codec_for(CodecKernel::topk_decode) == &codecs[3]);
 
     // Two settings of one kernel would make one line of two kernels.
     add(replaced(codec_line("topk_decode", 3 * 65536, 1e-5), "\"blocks\":8", "\"blocks\":4"));
@@ -204,7 +204,7 @@ TEST_CASE("calibrate::fit_profile: one codec fit per kernel in the compute secti
 
 TEST_CASE("a codec fit gives back its measured times, interpolated, and its model outside them", "[unit][profile]") {
     // Time-shared cores: 64 KiB in a time slice, 1 MiB five times slower per byte than the line says.
-    const CodecFit fit{"int8_encode", 0, 1e9, 0, 0, {}, {{65536, 60e-6}, {1048576, 5e-3}}};
+    const CodecFit fit{CodecKernel::int8_encode, 0, 1e9, 0, 0, {}, {{65536, 60e-6}, {1048576, 5e-3}}};
     CHECK(fit.seconds(65536) == 60e-6);
     CHECK(fit.seconds(1048576) == 5e-3);
     CHECK(fit.seconds((65536 + 1048576) / 2.0) == Approx((60e-6 + 5e-3) / 2).epsilon(1e-12));
@@ -225,7 +225,7 @@ TEST_CASE("dtsim::profile_from_json: codec fits round-trip and are optional", "[
     const auto& b = original.compute->codecs;
     REQUIRE(a.size() == b.size());
     for (size_t i = 0; i < a.size(); ++i) {
-        INFO(b[i].kernel);
+        INFO(to_string(b[i].kernel));
         CHECK(a[i].kernel == b[i].kernel);
         CHECK(a[i].fixed_s == b[i].fixed_s);  // exact: 17 significant digits
         CHECK(a[i].bytes_per_second == b[i].bytes_per_second);
@@ -247,7 +247,7 @@ TEST_CASE("dtsim::profile_from_json: codec fits round-trip and are optional", "[
         const auto reloaded = profile_from_json(plain_text, "old.json");
         REQUIRE(reloaded.compute);
         CHECK(reloaded.compute->codecs.empty());
-        CHECK(reloaded.compute->codec_for("fp16_encode") == nullptr);
+        CHECK(reloaded.compute->codec_for(CodecKernel::fp16_encode) == nullptr);
         CHECK(reloaded.compute->memory_bytes_per_second == 1e10);
     }
 }

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <set>
 
+#include "dtsim/codec_kernel.hpp"
 #include "dtsim/cost_model.hpp"
 #include "dtsim/hardware.hpp"
 #include "test_support.hpp"
@@ -27,7 +28,7 @@ std::string write_incast_profile(const test::TempDir& dir) {
     auto profile = test::pingpong_profile("incast", LinkClass::inter_node, {{0, 20e-6, kLink}});
     profile.network.push_back(test::pingpong_profile("", LinkClass::intra_node, {{0, 2e-6, 10e9}}).network.front());
     NetworkFit alltoall = profile.network.front();
-    alltoall.op = "alltoall";
+    alltoall.op = NetworkOp::alltoall;
     alltoall.ranks = alltoall.nodes = 4;
     alltoall.model.segments = {{0, 20e-6, 1e9}, {65536, -1e-4, kLink * 4 / 3 * 0.75}};
     profile.network.push_back(alltoall);
@@ -114,6 +115,8 @@ TEST_CASE("every name table names each value once and reads it back", "[unit][vo
     check(kPrecisionNames);
     check(kNetworkOpNames);
     check(kTimingModeNames);
+    check(kLinkClassNames);
+    check(kCodecKernelNames);
     // The enums' last values are in their tables: a value added without a name fails here.
     CHECK(kTopologyNames.name(Topology::torus) == "torus");
     CHECK(kAllReduceAlgorithmNames.name(AllReduceAlgorithm::direct) == "direct");

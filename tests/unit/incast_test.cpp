@@ -10,10 +10,10 @@ namespace {
 
 constexpr double kLink = 50e6;
 
-NetworkFit fit(const std::string& op, int ranks, int nodes, double bytes_per_second) {
+NetworkFit fit(NetworkOp op, int ranks, int nodes, double bytes_per_second) {
     NetworkFit out;
     out.op = op;
-    out.mode = "latency";
+    out.mode = TimingMode::latency;
     out.link_class = LinkClass::inter_node;
     out.ranks = ranks;
     out.nodes = nodes;
@@ -37,16 +37,16 @@ TEST_CASE("an incast curve is 1 for one sender, linear between calibrated counts
 
 TEST_CASE("a profile's incast is its all-to-all's rate against a perfectly shared port", "[unit][incast]") {
     Profile profile;
-    profile.network.push_back(fit("pingpong", 2, 2, kLink));
+    profile.network.push_back(fit(NetworkOp::pingpong, 2, 2, kLink));
     // 4 ranks on 4 nodes: 3 senders per port; perfectly shared it would run at 4/3 the link's rate.
-    profile.network.push_back(fit("alltoall", 4, 4, kLink * 4 / 3 * 0.75));
+    profile.network.push_back(fit(NetworkOp::alltoall, 4, 4, kLink * 4 / 3 * 0.75));
     // 5 on 5 measured faster than a perfect port: capped at 1.
-    profile.network.push_back(fit("alltoall", 5, 5, kLink * 5 / 4 * 1.1));
+    profile.network.push_back(fit(NetworkOp::alltoall, 5, 5, kLink * 5 / 4 * 1.1));
     // Neither two ranks (one sender), nor two ranks per node, nor a back-to-back fit says anything about it.
-    profile.network.push_back(fit("alltoall", 2, 2, kLink));
-    profile.network.push_back(fit("alltoall", 4, 2, kLink / 2));
-    auto back_to_back = fit("alltoall", 3, 3, kLink / 2);
-    back_to_back.mode = "throughput";
+    profile.network.push_back(fit(NetworkOp::alltoall, 2, 2, kLink));
+    profile.network.push_back(fit(NetworkOp::alltoall, 4, 2, kLink / 2));
+    auto back_to_back = fit(NetworkOp::alltoall, 3, 3, kLink / 2);
+    back_to_back.mode = TimingMode::throughput;
     profile.network.push_back(back_to_back);
     const auto curve = inter_node_incast(profile);
     REQUIRE(curve.points.size() == 2);

@@ -12,11 +12,11 @@ using namespace dtsim::calibrate;
 namespace {
 
 // The members of the first item of `op` between nodes, for ranks laid out as `node_of_rank`.
-std::vector<int> members_of(const std::string& op, const std::vector<int>& node_of_rank) {
+std::vector<int> members_of(NetworkOp op, const std::vector<int>& node_of_rank) {
     PlanOptions options;
     options.ops = {op};
     for (const auto& item : make_plan(options, node_of_rank))
-        if (item.op == op && item.link_class == LinkClass::inter_node) return item.members;
+        if (item.op == CalibrationOp{op} && item.link_class == LinkClass::inter_node) return item.members;
     return {};
 }
 
@@ -24,14 +24,14 @@ std::vector<int> members_of(const std::string& op, const std::vector<int>& node_
 
 TEST_CASE("calibrate::make_plan: who takes part in each point-to-point item", "[unit][calibrate]") {
     const std::vector<int> five_nodes{0, 1, 2, 3, 4};
-    CHECK(members_of("pingpong", five_nodes) == std::vector<int>{0, 1});
-    CHECK(members_of("sendrecv", five_nodes) == std::vector<int>{0, 1, 2, 3, 4});
+    CHECK(members_of(NetworkOp::pingpong, five_nodes) == std::vector<int>{0, 1});
+    CHECK(members_of(NetworkOp::sendrecv, five_nodes) == std::vector<int>{0, 1, 2, 3, 4});
     // Every rank of the class, in pairs at once (the runtime leaves the odd one out waiting).
-    CHECK(members_of("exchange", five_nodes) == std::vector<int>{0, 1, 2, 3, 4});
+    CHECK(members_of(NetworkOp::exchange, five_nodes) == std::vector<int>{0, 1, 2, 3, 4});
     // Two ranks per node: the first of each node.
-    CHECK(members_of("exchange", {0, 0, 1, 1, 2, 2}) == std::vector<int>{0, 2, 4});
+    CHECK(members_of(NetworkOp::exchange, {0, 0, 1, 1, 2, 2}) == std::vector<int>{0, 2, 4});
     // A class of two exchanges as its ring step does: no exchange item.
-    CHECK(members_of("exchange", {0, 1}).empty());
+    CHECK(members_of(NetworkOp::exchange, {0, 1}).empty());
 }
 
 TEST_CASE("calibrate::make_plan: ring steps of the smaller collective groups", "[unit][calibrate]") {
@@ -39,7 +39,7 @@ TEST_CASE("calibrate::make_plan: ring steps of the smaller collective groups", "
     auto rings = [](const std::vector<int>& node_of_rank, bool quick) {
         PlanOptions options;
         options.quick = quick;
-        options.ops = {"sendrecv"};
+        options.ops = {NetworkOp::sendrecv};
         options.max_bytes = 64;
         std::map<std::pair<LinkClass, std::vector<int>>, std::vector<std::string>> out;
         for (const auto& item : make_plan(options, node_of_rank)) {

@@ -21,8 +21,8 @@ Profile two_class_profile() {
     p.name = "calibrated";
     p.source = "measured";
     p.environment_json = R"({"ranks": 4})";
-    p.network.push_back({"pingpong", "latency", LinkClass::intra_node, 2, 1, {{{0, 2e-6, 5e9}, {65536, 9e-6, 8e9}}}, {}, {}});
-    p.network.push_back({"pingpong", "latency", LinkClass::inter_node, 2, 2, {{{0, 40e-6, 100e6}, {1 << 20, 60e-6, 117e6}}}, {}, {}});
+    p.network.push_back({NetworkOp::pingpong, TimingMode::latency, LinkClass::intra_node, 2, 1, {{{0, 2e-6, 5e9}, {65536, 9e-6, 8e9}}}, {}, {}});
+    p.network.push_back({NetworkOp::pingpong, TimingMode::latency, LinkClass::inter_node, 2, 2, {{{0, 40e-6, 100e6}, {1 << 20, 60e-6, 117e6}}}, {}, {}});
     ComputeProfile compute;
     compute.device = "cpu";
     compute.gemm.push_back({Precision::fp32, 20e-6, 50e9, {}});
@@ -140,8 +140,8 @@ TEST_CASE("a profile's inter-node pair exchange reaches the cluster with its rin
     auto profile = two_class_profile();
     // Without an exchange fit, nothing is added to same-peer exchanges.
     CHECK(CostModel(load_scenario_text(scenario_with(write_profile(dir, profile)), "s.yaml")).inter_node_pair_exchange_extra_s(6e6) == 0);
-    NetworkFit ring_step{"sendrecv", "latency", LinkClass::inter_node, 4, 4, {{{0, 40e-6, 100e6}}}, {}, {}};
-    NetworkFit exchange{"exchange", "latency", LinkClass::inter_node, 2, 2, {{{0, 40e-6, 60e6}}}, {}, {}};
+    NetworkFit ring_step{NetworkOp::sendrecv, TimingMode::latency, LinkClass::inter_node, 4, 4, {{{0, 40e-6, 100e6}}}, {}, {}};
+    NetworkFit exchange{NetworkOp::exchange, TimingMode::latency, LinkClass::inter_node, 2, 2, {{{0, 40e-6, 60e6}}}, {}, {}};
     profile.network.push_back(exchange);
     CHECK_FALSE(profile.pair_exchange(LinkClass::inter_node));  // an exchange alone has nothing to compare with
     profile.network.push_back(ring_step);

@@ -25,13 +25,13 @@ Profile example_profile() {
     p.source = "measured";
     p.description = "fitted from a \"test\" calibration";
     p.environment_json = R"({"hostname":"node1","gpus":[{"name":"H100","memory_gib":80}],"nccl":"2.21.5","ok":true})";
-    p.network.push_back({"pingpong", "latency", LinkClass::intra_node, 2, 1,
+    p.network.push_back({NetworkOp::pingpong, TimingMode::latency, LinkClass::intra_node, 2, 1,
                          {{{0, 1.0 / 3 * 1e-5, 1e10 / 3}, {8192, 2.5e-6, 7777}, {65536, 1e-5, 12e9}}},
                          quality(90, 0.999),
                          {}});
     p.network.push_back(
-        {"pingpong", "throughput", LinkClass::intra_node, 2, 1, {{{0, 1e-6, 2e10}}}, quality(30, 0.98), {}});
-    p.network.push_back({"allreduce", "throughput", LinkClass::inter_node, 16, 2, {{{0, 4.2e-5, 9.87654321e10}}},
+        {NetworkOp::pingpong, TimingMode::throughput, LinkClass::intra_node, 2, 1, {{{0, 1e-6, 2e10}}}, quality(30, 0.98), {}});
+    p.network.push_back({NetworkOp::allreduce, TimingMode::throughput, LinkClass::inter_node, 16, 2, {{{0, 4.2e-5, 9.87654321e10}}},
                          quality(40, -0.5), {{1024, 1.0 / 3 * 1e-4}, {1 << 20, 0.7 + 0.1}}});
     ComputeProfile compute;
     compute.device = "NVIDIA H100 80GB HBM3";
@@ -169,8 +169,8 @@ TEST_CASE("a link cost follows its curve where it is faster than the link, and a
     // than the link (latency 10 us, 80 MB/s). One at a time: 5 us + bytes at 200 MB/s (a burst).
     const PiecewiseAlphaBeta steady{{{0, 10e-6, 100e6}, {65536, 0, 80e6}}};
     const PiecewiseAlphaBeta idle{{{0, 5e-6, 200e6}}};
-    profile.network.push_back(NetworkFit{"sendrecv", "throughput", LinkClass::inter_node, 4, 4, steady, {}, {}});
-    profile.network.push_back(NetworkFit{"sendrecv", "latency", LinkClass::inter_node, 4, 4, idle, {}, {}});
+    profile.network.push_back(NetworkFit{NetworkOp::sendrecv, TimingMode::throughput, LinkClass::inter_node, 4, 4, steady, {}, {}});
+    profile.network.push_back(NetworkFit{NetworkOp::sendrecv, TimingMode::latency, LinkClass::inter_node, 4, 4, idle, {}, {}});
     const auto cost = profile.link_cost(LinkClass::inter_node);
     REQUIRE(cost);
     REQUIRE(cost->from_idle);
@@ -202,9 +202,9 @@ TEST_CASE("a ring of k ranks takes the ring step timed with k ranks, on the whol
     // The whole class (4 ranks): 20 us + bytes at 100 MB/s; the first two alone: 10 us + bytes at 125 MB/s.
     const PiecewiseAlphaBeta four{{{0, 20e-6, 100e6}}};
     const PiecewiseAlphaBeta two{{{0, 10e-6, 125e6}}};
-    profile.network.push_back(NetworkFit{"sendrecv", "throughput", LinkClass::inter_node, 2, 2, two, {}, {}});
-    profile.network.push_back(NetworkFit{"sendrecv", "throughput", LinkClass::inter_node, 4, 4, four, {}, {}});
-    profile.network.push_back(NetworkFit{"pingpong", "latency", LinkClass::inter_node, 2, 2, two, {}, {}});
+    profile.network.push_back(NetworkFit{NetworkOp::sendrecv, TimingMode::throughput, LinkClass::inter_node, 2, 2, two, {}, {}});
+    profile.network.push_back(NetworkFit{NetworkOp::sendrecv, TimingMode::throughput, LinkClass::inter_node, 4, 4, four, {}, {}});
+    profile.network.push_back(NetworkFit{NetworkOp::pingpong, TimingMode::latency, LinkClass::inter_node, 2, 2, two, {}, {}});
     // The exact size where there is one, else the largest ring; a ring step before a ping-pong.
     CHECK(profile.point_to_point(LinkClass::inter_node, 2) == &profile.network[0]);
     CHECK(profile.point_to_point(LinkClass::inter_node, 4) == &profile.network[1]);
@@ -270,8 +270,8 @@ TEST_CASE("piecewise model, link costs and lookups", "[unit][profile]") {
     CHECK(profile.network[0].seconds(5000) == model.seconds(5000));
 
     CHECK(to_string(LinkClass::inter_node) == "inter_node");
-    CHECK(link_class_from_string("mixed") == LinkClass::mixed);
-    CHECK_FALSE(link_class_from_string("intra"));
+    CHECK(kLinkClassNames.parse("mixed") == LinkClass::mixed);
+    CHECK_FALSE(kLinkClassNames.parse("intra"));
 }
 
 TEST_CASE("invalid profiles name the file, line and key", "[unit][profile]") {
@@ -368,8 +368,8 @@ TEST_CASE("samples file: truncated last line is skipped, a bad line is an error"
         CHECK(file.truncated_lines == 1);
         REQUIRE(file.samples.size() == 2);
         CHECK(file.samples[1].key == "b");
-        CHECK(file.samples[1].op == "allreduce");
-        CHECK(file.samples[1].mode == "throughput");
+        CHECK(file.samples[1].op == CalibrationOp{NetworkOp::allreduce});
+        CHECK(file.samples[1].mode == TimingMode::throughput);
         CHECK(file.samples[1].link_class == LinkClass::intra_node);
         CHECK(file.samples[1].ranks == 8);
         CHECK(file.samples[1].bytes == 2048);
@@ -395,28 +395,28 @@ TEST_CASE("sample lines: fields per op", "[unit][profile]") {
     const auto gemm = sample_from_json_line(
         R"({"key":"g","op":"gemm","time_s":0.001,"ranks":1,"nodes":1,"device":"cpu","dtype":"float32",)"
         R"("m":64,"n":128,"k":256})",
-        "x:1");
+        "x", 1);
     CHECK(gemm.flops == 2.0 * 64 * 128 * 256);
     CHECK(gemm.dtype == "float32");
     CHECK(gemm.device == "cpu");
     CHECK(gemm.iteration_times_s.empty());
 
-    CHECK_THROWS_WITH(sample_from_json_line(R"({"key":"x","op":"allreduse","time_s":1,"ranks":2,"nodes":1})", "f:7"),
+    CHECK_THROWS_WITH(sample_from_json_line(R"({"key":"x","op":"allreduse","time_s":1,"ranks":2,"nodes":1})", "f", 7),
                       Catch::Contains("f:7: key 'op'") && Catch::Contains("did you mean 'allreduce'"));
     CHECK_THROWS_WITH(sample_from_json_line(R"({"key":"x","op":"pingpong","time_s":1,"ranks":2,"nodes":1,)"
                                             R"("mode":"latency","link_class":"intra_node"})",
-                                            "f:3"),
+                                            "f", 3),
                       Catch::Contains("f:3: key 'bytes': expected a positive number"));
     CHECK_THROWS_WITH(sample_from_json_line(R"({"key":"x","op":"launch_latency","time_s":1,"ranks":0,"nodes":1,)"
                                             R"("device":"cpu"})",
-                                            "f:4"),
+                                            "f", 4),
                       Catch::Contains("f:4: key 'ranks'"));
-    CHECK_THROWS_WITH(sample_from_json_line("[1]", "f:5"), Catch::Contains("f:5: expected one JSON object"));
+    CHECK_THROWS_WITH(sample_from_json_line("[1]", "f", 5), Catch::Contains("f:5: expected one JSON object"));
 }
 
 TEST_CASE("fit_profile groups the samples and fits each group", "[unit][profile]") {
     std::vector<Sample> samples;
-    const auto add = [&samples](const std::string& line) { samples.push_back(sample_from_json_line(line, "test")); };
+    const auto add = [&samples](const std::string& line) { samples.push_back(sample_from_json_line(line, "test", 1)); };
     int key = 0;
     for (double bytes = 8; bytes <= 1 << 20; bytes *= 2) {
         for (int repetition = 0; repetition < 3; ++repetition) {
@@ -447,12 +447,12 @@ TEST_CASE("fit_profile groups the samples and fits each group", "[unit][profile]
     CHECK(profile.schema_version == kProfileSchemaVersion);
     CHECK(profile.environment_json == R"({"host":"n1"})");
     REQUIRE(profile.network.size() == 2);
-    CHECK(profile.network[0].op == "allreduce");
+    CHECK(profile.network[0].op == NetworkOp::allreduce);
     CHECK(profile.network[0].ranks == 8);
     CHECK(profile.network[0].nodes == 1);
     CHECK(profile.network[0].link_class == LinkClass::intra_node);
-    CHECK(profile.network[1].op == "pingpong");
-    CHECK(profile.network[1].mode == "latency");
+    CHECK(profile.network[1].op == NetworkOp::pingpong);
+    CHECK(profile.network[1].mode == TimingMode::latency);
     CHECK(profile.network[1].link_class == LinkClass::inter_node);
     CHECK(profile.network[1].quality.samples == 18 * 3);
     REQUIRE(profile.network[1].model.segments.size() == 1);
@@ -510,7 +510,7 @@ TEST_CASE("a fit's measured points are mean iteration times, its model the media
                                                     R"(,"time_s":)" + number(1e-3 * k) + R"(,"iteration_times_s":[)" +
                                                     number(1e-3 * k) + "," + number(1e-3 * k) + "," + number(4e-3 * k) +
                                                     R"(],"backend":"mpi"})",
-                                                "test"));
+                                                "test", 1));
     }
     const auto profile = fit_profile(samples, "{}", "skewed");
     REQUIRE(profile.network.size() == 1);
@@ -532,7 +532,7 @@ TEST_CASE("a size timed longer than the next larger one and well above the one b
     for (double bytes = 1024; bytes <= 16.0 * 1024 * 1024; bytes *= 2) {
         const double seconds = bytes == 2097152 ? 88e-3 : truth(bytes);
         samples.push_back(sample_from_json_line(
-            network_line(std::to_string(key++), "sendrecv", "latency", "inter_node", 5, 5, bytes, seconds), "test"));
+            network_line(std::to_string(key++), "sendrecv", "latency", "inter_node", 5, 5, bytes, seconds), "test", 1));
     }
 
     const auto profile = fit_profile(samples, "{}", "disturbed");

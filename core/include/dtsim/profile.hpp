@@ -9,6 +9,9 @@
 #include <utility>
 #include <vector>
 
+#include "dtsim/codec_kernel.hpp"
+#include "dtsim/name_table.hpp"
+#include "dtsim/network_ops.hpp"
 #include "dtsim/precision.hpp"
 
 namespace dtsim {
@@ -45,18 +48,16 @@ struct PiecewiseAlphaBeta {
 
 /// Link classes a pair of ranks can be in; a collective over both is `mixed`.
 enum class LinkClass { intra_node, inter_node, mixed };
-std::string_view to_string(LinkClass value);
-std::optional<LinkClass> link_class_from_string(std::string_view text);
+inline constexpr auto kLinkClassNames =
+    make_name_table(std::pair{LinkClass::intra_node, "intra_node"}, std::pair{LinkClass::inter_node, "inter_node"},
+                    std::pair{LinkClass::mixed, "mixed"});
+constexpr std::string_view to_string(LinkClass value) { return kLinkClassNames.name(value); }
 
 /// One fitted network operation: a collective over `ranks` ranks on `nodes` nodes, or a point-to-point
-/// operation between two ranks of one link class.
-///   op:   allreduce, allgather, reducescatter, broadcast, alltoall (collectives);
-///         sendrecv (nccl-tests' ring exchange: every rank of the class sends to the next and receives
-///         from the previous at once, time per exchange), pingpong (one-way time: half a round trip).
-///   mode: throughput (back-to-back ops, nccl-tests' default) or latency (one op at a time).
+/// operation between two ranks of one link class (network_ops.hpp).
 struct NetworkFit {
-    std::string op;
-    std::string mode;
+    NetworkOp op = NetworkOp::allreduce;
+    TimingMode mode = TimingMode::throughput;
     LinkClass link_class = LinkClass::intra_node;
     int ranks = 2;
     int nodes = 1;
@@ -82,12 +83,11 @@ struct GemmFit {
 };
 
 /// A gradient-compression kernel's time as a function of the bucket's uncompressed fp32 bytes:
-/// t = fixed_s + bytes / bytes_per_second. Kernels: fp16_encode, fp16_decode, int8_encode, int8_decode,
-/// topk_encode, topk_decode (see codec_kernels()).
+/// t = fixed_s + bytes / bytes_per_second (kernels: codec_kernel.hpp).
 ///   ratio   topk only: the fraction of elements the calibration kept (0 elsewhere);
 ///   blocks  topk_decode only: the number of k-pair blocks summed, one per rank of an all-gather (0 elsewhere).
 struct CodecFit {
-    std::string kernel;
+    CodecKernel kernel = CodecKernel::fp16_encode;
     double fixed_s = 0;
     double bytes_per_second = 0;
     double ratio = 0;
@@ -107,10 +107,8 @@ struct CodecFit {
 /// nothing outside them.
 std::optional<double> interpolate_measured(const std::vector<std::pair<double, double>>& measured, double bytes);
 
-/// The codec kernels a calibration measures, in plan order.
-const std::vector<std::string>& codec_kernels();
 /// The fit of `kernel` in `fits`, or nullptr.
-const CodecFit* find_codec_fit(const std::vector<CodecFit>& fits, std::string_view kernel);
+const CodecFit* find_codec_fit(const std::vector<CodecFit>& fits, CodecKernel kernel);
 
 /// Where a calibration's ranks outnumbered their machine's cores (runtime/testbed: 5 ranks on 2
 /// cores): every `ranks` consecutive ranks shared `cores` cores. Its codec kernels were then timed one rank
@@ -130,7 +128,7 @@ struct ComputeProfile {
     std::vector<CodecFit> codecs;        // empty when the calibration measured none (GPUs, older profiles)
     std::optional<SharedCores> shared_cores;  // none: every rank had cores of its own
     const GemmFit* gemm_for(Precision precision) const;  // nullptr when not measured
-    const CodecFit* codec_for(std::string_view kernel) const;  // nullptr when not measured
+    const CodecFit* codec_for(CodecKernel kernel) const;  // nullptr when not measured
 };
 
 /// What one message costs the simulator beyond the flow of its link: a wait before the flow starts, and the

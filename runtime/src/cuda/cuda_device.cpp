@@ -153,8 +153,8 @@ std::unique_ptr<Kernel> CudaDevice::triad(std::size_t bytes) { return std::make_
 
 std::unique_ptr<Kernel> CudaDevice::empty_launch() { return std::make_unique<EmptyKernel>(stream_); }
 
-std::unique_ptr<Kernel> CudaDevice::copy(const std::string& direction, std::size_t bytes) {
-    return std::make_unique<CopyKernel>(direction == "host_to_device", bytes, stream_);
+std::unique_ptr<Kernel> CudaDevice::copy(calibrate::ComputeOp direction, std::size_t bytes) {
+    return std::make_unique<CopyKernel>(direction == calibrate::ComputeOp::host_to_device, bytes, stream_);
 }
 
 void CudaDevice::hold(double seconds) {

@@ -28,9 +28,9 @@ public:
     std::unique_ptr<Kernel> gemm(long long m, long long n, long long k, const std::string& dtype) override;
     std::unique_ptr<Kernel> triad(std::size_t bytes) override;
     std::unique_ptr<Kernel> empty_launch() override;
-    std::unique_ptr<Kernel> copy(const std::string& direction, std::size_t bytes) override;
+    std::unique_ptr<Kernel> copy(calibrate::ComputeOp direction, std::size_t bytes) override;
     // No GPU codec kernels yet: the plan leaves the codec samples out on GPUs.
-    std::unique_ptr<Kernel> codec(const std::string&, std::size_t) override { return nullptr; }
+    std::unique_ptr<Kernel> codec(CodecKernel, std::size_t) override { return nullptr; }
     void hold(double seconds) override;
     void synchronize() override;
 

@@ -51,21 +51,21 @@ void NcclCommunicator::prepare(std::size_t bytes, const std::vector<int>& group_
     }
 }
 
-void NcclCommunicator::start_collective(const std::string& op, std::size_t bytes, int ranks) {
+void NcclCommunicator::start_collective(NetworkOp op, std::size_t bytes, int ranks) {
     ncclComm_t comm = groups_.at(ranks);
     if (!comm) return;
     const cudaStream_t stream = device_.stream();
     const std::size_t count = bytes / sizeof(float);
     const std::size_t share = count / static_cast<std::size_t>(ranks);
-    if (op == "allreduce")
+    if (op == NetworkOp::allreduce)
         nccl_check(ncclAllReduce(send_, receive_, count, ncclFloat, ncclSum, comm, stream), "ncclAllReduce");
-    else if (op == "allgather")
+    else if (op == NetworkOp::allgather)
         nccl_check(ncclAllGather(send_, receive_, share, ncclFloat, comm, stream), "ncclAllGather");
-    else if (op == "reducescatter")
+    else if (op == NetworkOp::reducescatter)
         nccl_check(ncclReduceScatter(send_, receive_, share, ncclFloat, ncclSum, comm, stream), "ncclReduceScatter");
-    else if (op == "broadcast")
+    else if (op == NetworkOp::broadcast)
         nccl_check(ncclBroadcast(send_, receive_, count, ncclFloat, 0, comm, stream), "ncclBroadcast");
-    else if (op == "alltoall") {
+    else if (op == NetworkOp::alltoall) {
         // NCCL has no all-to-all primitive: nccl-tests builds it from grouped send/recv, as here.
         nccl_check(ncclGroupStart(), "ncclGroupStart");
         for (int peer = 0; peer < ranks; ++peer) {
@@ -76,7 +76,7 @@ void NcclCommunicator::start_collective(const std::string& op, std::size_t bytes
         }
         nccl_check(ncclGroupEnd(), "ncclGroupEnd");
     } else
-        throw std::invalid_argument("unknown collective '" + op + "'");
+        throw std::invalid_argument("not a collective: '" + std::string(to_string(op)) + "'");
 }
 
 void NcclCommunicator::start_send(int peer, std::size_t bytes) {

@@ -48,86 +48,118 @@ void run_device_allreduce_worker(MeasureSetup& setup, DeviceGradients& gradients
     });
 }
 
+// What the CPU codecs keep per bucket between iterations, and their scratch buffers.
+struct CodecState {
+    explicit CodecState(std::size_t buckets) : residuals(buckets), halves(buckets), low_rank_q(buckets) {}
+    std::vector<std::vector<float>> residuals;  // error feedback
+    std::vector<std::vector<std::uint16_t>> halves;
+    std::vector<SparseEntry> selected, gathered;
+    std::vector<unsigned char> blocks;
+    std::vector<std::vector<float>> low_rank_q;  // PowerSGD's Q per bucket, warm-started
+    std::vector<float> matrix, low_rank_p, approximation;
+};
+
+// One bucket of one iteration: its gradients, and its steps timed into the span log. The codecs' kernels
+// are compute on the communication thread, as the simulator records them.
+struct BucketStep {
+    MeasureSetup& setup;
+    int iteration;
+    int k;
+    std::vector<float>& values;
+    std::size_t bucket() const { return static_cast<std::size_t>(k); }
+    template <typename Work>
+    void timed(Lane lane, const char* name, double bytes, const Work& work) const {
+        const double start = setup.clock.now();
+        work();
+        setup.log.add(lane, name, iteration, k, start, setup.clock.now(), bytes);
+    }
+};
+
+void sync_uncompressed(const BucketStep& step, double bucket_bytes) {
+    step.timed(Lane::comm, "allreduce", bucket_bytes, [&] { allreduce_sum(step.values, step.setup.groups, step.k); });
+}
+
+// Cast, all-reduce in fp16, cast back.
+void sync_fp16(const BucketStep& step, CodecState& state, double bucket_bytes) {
+    auto& halves = state.halves[step.bucket()];
+    step.timed(Lane::compute, "encode", 0, [&] { encode_half(step.values, halves); });
+    step.timed(Lane::comm, "allreduce", bucket_bytes / 2, [&] { allreduce_sum_half(halves, step.setup.groups, step.k); });
+    step.timed(Lane::compute, "decode", 0, [&] { decode_half(halves, step.values); });
+}
+
+// Quantization is inside the ring: each step quantizes what it sends.
+void sync_int8(const BucketStep& step) {
+    step.timed(Lane::comm, "allreduce", static_cast<double>(step.values.size()) + 4,
+               [&] { ring_allreduce_int8(step.values, step.setup.worker_comm, step.k); });
+}
+
+// (index, value) pairs cannot be summed in place: every rank gathers everyone's.
+void sync_topk(const BucketStep& step, CodecState& state, const CompressionSpec& compression) {
+    const auto& setup = step.setup;
+    const auto kept = topk_count(step.values.size(), compression.ratio);
+    const std::size_t block_bytes = kept * sizeof(SparseEntry);
+    auto* residual = compression.error_feedback ? &state.residuals[step.bucket()] : nullptr;
+    step.timed(Lane::compute, "encode", 0, [&] { topk_encode(step.values, kept, residual, state.selected); });
+    state.blocks.resize(block_bytes * static_cast<size_t>(setup.workers));
+    std::memcpy(state.blocks.data() + block_bytes * static_cast<size_t>(setup.rank), state.selected.data(), block_bytes);
+    step.timed(Lane::comm, "allgather", static_cast<double>(block_bytes),
+               [&] { ring_allgather(state.blocks, block_bytes, setup.worker_comm, step.k); });
+    step.timed(Lane::compute, "decode", 0, [&] {
+        state.gathered.resize(kept * static_cast<size_t>(setup.workers));
+        std::memcpy(state.gathered.data(), state.blocks.data(), state.blocks.size());
+        topk_decode_sum(state.gathered, step.values);
+    });
+}
+
+// Two all-reduced low-rank factors, P then Q.
+void sync_powersgd(const BucketStep& step, CodecState& state, const CompressionSpec& compression) {
+    auto& values = step.values;
+    auto& residual = state.residuals[step.bucket()];
+    auto& q = state.low_rank_q[step.bucket()];
+    const auto n = values.size(), m = powersgd_side(n), r = static_cast<std::size_t>(compression.rank);
+    const double factor_bytes = 4.0 * static_cast<double>(m * r);
+    if (q.empty()) q = initial_q(m, r, static_cast<unsigned>(step.k) + 1);
+    step.timed(Lane::compute, "encode", 0, [&] {
+        state.matrix.assign(m * m, 0.0f);
+        for (std::size_t i = 0; i < n; ++i) state.matrix[i] = values[i] + (residual.empty() ? 0.0f : residual[i]);
+        multiply_m_q(state.matrix, q, m, r, state.low_rank_p);
+    });
+    step.timed(Lane::comm, "allreduce", factor_bytes, [&] { allreduce_sum(state.low_rank_p, step.setup.groups, step.k); });
+    step.timed(Lane::compute, "encode", 0, [&] {
+        orthogonalise_columns(state.low_rank_p, m, r);
+        multiply_mt_p(state.matrix, state.low_rank_p, m, r, q);
+    });
+    step.timed(Lane::comm, "allreduce", factor_bytes, [&] { allreduce_sum(q, step.setup.groups, step.k); });
+    step.timed(Lane::compute, "decode", 0, [&] {
+        multiply_p_qt(state.low_rank_p, q, m, r, state.approximation);
+        if (compression.error_feedback) {  // what the low-rank sum missed of this worker's own gradient
+            residual.resize(n);
+            for (std::size_t i = 0; i < n; ++i) residual[i] = state.matrix[i] - state.approximation[i];
+        }
+        std::copy(state.approximation.begin(), state.approximation.begin() + static_cast<long>(n), values.begin());
+    });
+}
+
 }  // namespace
 
 void run_allreduce_worker(MeasureSetup& setup) {
     if (setup.device_gradients) return run_device_allreduce_worker(setup, *setup.device_gradients);
     const auto& buckets = setup.plan.buckets;
     const auto& compression = setup.scenario.training.compression;
-    const auto bucket_count = buckets.size();
-    std::vector<std::vector<float>> gradients, residuals(bucket_count);
+    std::vector<std::vector<float>> gradients;
     for (const auto& bucket : buckets) gradients.emplace_back(gradient_elements(bucket.bytes));
-    std::vector<std::vector<std::uint16_t>> halves(bucket_count);
-    std::vector<SparseEntry> selected, gathered;
-    std::vector<unsigned char> blocks;
-    std::vector<std::vector<float>> low_rank_q(bucket_count);  // PowerSGD's Q per bucket, warm-started
-    std::vector<float> matrix, low_rank_p, approximation;
-
-    auto timed = [&setup](Lane lane, const char* name, int iteration, int k, double bytes, const auto& work) {
-        const double start = setup.clock.now();
-        work();
-        setup.log.add(lane, name, iteration, k, start, setup.clock.now(), bytes);
-    };
-    // The codecs' kernels are compute on the communication thread, as the simulator records them.
+    CodecState codecs(buckets.size());
     auto allreduce_bucket = [&](int iteration, int k) {
         const auto b = static_cast<size_t>(k);
         auto& values = gradients[b];
         fill_gradients(values, setup.rank, iteration, k);
-        const double bucket_bytes = buckets[b].bytes;
+        const BucketStep step{setup, iteration, k, values};
         switch (compression.kind) {
-            case CompressionKind::fp16:  // cast, all-reduce in fp16, cast back
-                timed(Lane::compute, "encode", iteration, k, 0, [&] { encode_half(values, halves[b]); });
-                timed(Lane::comm, "allreduce", iteration, k, bucket_bytes / 2,
-                      [&] { allreduce_sum_half(halves[b], setup.groups, k); });
-                timed(Lane::compute, "decode", iteration, k, 0, [&] { decode_half(halves[b], values); });
-                break;
-            case CompressionKind::int8:  // quantization is inside the ring: each step quantizes what it sends
-                timed(Lane::comm, "allreduce", iteration, k, static_cast<double>(values.size()) + 4,
-                      [&] { ring_allreduce_int8(values, setup.worker_comm, k); });
-                break;
-            case CompressionKind::topk: {  // pairs cannot be summed in place: every rank gathers everyone's
-                const auto kept = topk_count(values.size(), compression.ratio);
-                const std::size_t block_bytes = kept * sizeof(SparseEntry);
-                timed(Lane::compute, "encode", iteration, k, 0,
-                      [&] { topk_encode(values, kept, compression.error_feedback ? &residuals[b] : nullptr, selected); });
-                blocks.resize(block_bytes * static_cast<size_t>(setup.workers));
-                std::memcpy(blocks.data() + block_bytes * static_cast<size_t>(setup.rank), selected.data(), block_bytes);
-                timed(Lane::comm, "allgather", iteration, k, static_cast<double>(block_bytes),
-                      [&] { ring_allgather(blocks, block_bytes, setup.worker_comm, k); });
-                timed(Lane::compute, "decode", iteration, k, 0, [&] {
-                    gathered.resize(kept * static_cast<size_t>(setup.workers));
-                    std::memcpy(gathered.data(), blocks.data(), blocks.size());
-                    topk_decode_sum(gathered, values);
-                });
-                break;
-            }
-            case CompressionKind::powersgd: {
-                const auto n = values.size(), m = powersgd_side(n), r = static_cast<std::size_t>(compression.rank);
-                const double factor_bytes = 4.0 * static_cast<double>(m * r);
-                if (low_rank_q[b].empty()) low_rank_q[b] = initial_q(m, r, static_cast<unsigned>(k) + 1);
-                timed(Lane::compute, "encode", iteration, k, 0, [&] {
-                    matrix.assign(m * m, 0.0f);
-                    for (std::size_t i = 0; i < n; ++i) matrix[i] = values[i] + (residuals[b].empty() ? 0.0f : residuals[b][i]);
-                    multiply_m_q(matrix, low_rank_q[b], m, r, low_rank_p);
-                });
-                timed(Lane::comm, "allreduce", iteration, k, factor_bytes, [&] { allreduce_sum(low_rank_p, setup.groups, k); });
-                timed(Lane::compute, "encode", iteration, k, 0, [&] {
-                    orthogonalise_columns(low_rank_p, m, r);
-                    multiply_mt_p(matrix, low_rank_p, m, r, low_rank_q[b]);
-                });
-                timed(Lane::comm, "allreduce", iteration, k, factor_bytes, [&] { allreduce_sum(low_rank_q[b], setup.groups, k); });
-                timed(Lane::compute, "decode", iteration, k, 0, [&] {
-                    multiply_p_qt(low_rank_p, low_rank_q[b], m, r, approximation);
-                    if (compression.error_feedback) {  // what the low-rank sum missed of this worker's own gradient
-                        residuals[b].resize(n);
-                        for (std::size_t i = 0; i < n; ++i) residuals[b][i] = matrix[i] - approximation[i];
-                    }
-                    std::copy(approximation.begin(), approximation.begin() + static_cast<long>(n), values.begin());
-                });
-                break;
-            }
-            default:  // none
-                timed(Lane::comm, "allreduce", iteration, k, bucket_bytes, [&] { allreduce_sum(values, setup.groups, k); });
+            case CompressionKind::fp16: sync_fp16(step, codecs, buckets[b].bytes); break;
+            case CompressionKind::int8: sync_int8(step); break;
+            case CompressionKind::topk: sync_topk(step, codecs, compression); break;
+            case CompressionKind::powersgd: sync_powersgd(step, codecs, compression); break;
+            case CompressionKind::none: sync_uncompressed(step, buckets[b].bytes); break;
         }
         if (setup.verify && compression.kind != CompressionKind::topk) {
             // int8: W-1 quantized partial sums and one quantized total, each off by at most half a step of

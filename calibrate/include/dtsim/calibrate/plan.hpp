@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "dtsim/calibrate/calibration_ops.hpp"
 #include "dtsim/profile.hpp"
 
 namespace dtsim::calibrate {
@@ -14,9 +15,8 @@ enum class ItemKind { collective, point_to_point, gemm, memory_bandwidth, launch
 /// One sample to take.
 struct PlanItem {
     ItemKind kind = ItemKind::collective;
-    std::string op;    // allreduce ... alltoall; sendrecv, pingpong; gemm; memory_bandwidth; launch_latency;
-                       // host_to_device, device_to_host; codec
-    std::string mode;  // throughput | latency (network ops)
+    CalibrationOp op = NetworkOp::allreduce;
+    TimingMode mode = TimingMode::throughput;  // network ops
     std::string dtype = "float32";
     double bytes = 0;  // nccl-tests size semantics for collectives; message size for point-to-point
     int ranks = 0;     // collective: the first `ranks` ranks take part
@@ -24,7 +24,9 @@ struct PlanItem {
     std::vector<int> members;  // point-to-point: the ping-pong pair, the ring of sendrecv, the ranks exchange pairs
     bool sub_ring = false;     // sendrecv among part of the class: a smaller collective group's ring
     long long m = 0, n = 0, k = 0;  // gemm
-    std::string kernel;             // codec: one of codec_kernels() (profile.hpp)
+    CodecKernel kernel = CodecKernel::fp16_encode;  // codec
+    /// The network op of a collective or point-to-point item.
+    NetworkOp network_op() const { return std::get<NetworkOp>(op); }
     std::string key() const;
 };
 
@@ -34,7 +36,7 @@ struct PlanOptions {
     double factor = 2;
     bool quick = false;
     bool gpu = false;                         // the cuda device: fp16/bf16 GEMMs and host<->device copies
-    std::vector<std::string> ops;             // empty: all; else a subset of the op names above
+    std::vector<CalibrationOp> ops;           // empty: all; else a subset
 };
 
 /// node_of_rank[r] is the node index (0-based, dense) of rank r.
@@ -44,7 +46,7 @@ std::vector<PlanItem> make_plan(const PlanOptions& options, const std::vector<in
 double max_buffer_bytes(const std::vector<PlanItem>& plan);
 
 /// nccl-tests' bus-bandwidth factor (docs/hardware-sources.md §5): busbw = algbw × factor.
-double bus_bandwidth_factor(const std::string& op, int ranks);
+double bus_bandwidth_factor(NetworkOp op, int ranks);
 
 /// Link class of a group of ranks: intra_node on one node, inter_node with one rank per node, else mixed.
 LinkClass link_class_of(const std::vector<int>& node_of_rank, int ranks);
@@ -57,8 +59,5 @@ inline constexpr int kCodecTopkDecodeBlocks = 8;
 
 /// Whether the plan leaves out the codec samples it was asked for: no GPU codec kernels exist yet.
 bool codec_skipped(const PlanOptions& options);
-
-const std::vector<std::string>& collective_ops();
-const std::vector<std::string>& all_ops();
 
 }  // namespace dtsim::calibrate

@@ -1,43 +1,52 @@
 #pragma once
 // Calibration samples: one JSON object per line of DIR/samples.jsonl, appended by `dtsim-runtime
-// calibrate` the moment each is taken. This is the contract between the runtime and `dtsim fit`.
+// calibrate` the moment each is taken. This is the contract between the runtime and `dtsim fit`: it is
+// written and read here, and nowhere else.
 //
 // Fields every line has:   key (unique per sample; --resume skips keys already present), op, time_s,
-//                          ranks, nodes, iteration_times_s (raw per-iteration seconds), backend.
-// Network ops (allreduce, allgather, reducescatter, broadcast, alltoall, sendrecv, pingpong) add:
-//                          mode (throughput|latency), link_class (intra_node|inter_node|mixed),
-//                          bytes (nccl-tests' size semantics), count, dtype, algbw_GBps, busbw_GBps.
-// Compute ops add:         device; gemm: dtype, m, n, k, flops; memory_bandwidth: bytes (moved);
-//                          launch_latency: nothing more; host_to_device / device_to_host: bytes;
-//                          codec: kernel (profile.hpp's codec_kernels()), bytes (the uncompressed fp32
-//                          input), ratio (topk kernels), blocks (topk_decode).
+//                          ranks, nodes, iteration_times_s (raw per-iteration seconds), backend, iterations,
+//                          warmup, timestamp.
+// Network ops (network_ops.hpp) add:
+//                          mode, link_class, bytes (nccl-tests' size semantics), count, dtype, algbw_GBps,
+//                          busbw_GBps.
+// Compute ops add:         device; gemm: dtype, m, n, k, flops, flops_per_s; memory_bandwidth, host_to_device,
+//                          device_to_host, codec: bytes (moved; codec: the uncompressed fp32 input),
+//                          bytes_per_s; launch_latency: nothing more; codec: kernel (codec_kernel.hpp), ratio
+//                          (topk kernels), blocks (topk_decode).
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "dtsim/calibrate/calibration_ops.hpp"
 #include "dtsim/profile.hpp"
 
 namespace dtsim::calibrate {
 
 struct Sample {
     std::string key;
-    std::string op;
-    std::string mode;      // network ops only
+    CalibrationOp op = NetworkOp::allreduce;
+    TimingMode mode = TimingMode::throughput;  // network ops only
     std::string dtype;     // "float32", "float16", "bfloat16"; empty where it does not apply
     std::string device;    // compute ops only
+    std::string backend;   // mpi | nccl; empty in hand-written samples
     std::optional<LinkClass> link_class;  // network ops only
     int ranks = 1;
     int nodes = 1;
     double bytes = 0;
+    long long m = 0, n = 0, k = 0;  // gemm only, where the shape was written
     double flops = 0;      // gemm only: 2·m·n·k
-    std::string kernel;    // codec only
+    CodecKernel kernel = CodecKernel::fp16_encode;  // codec only
     double ratio = 0;      // codec topk kernels only
     int blocks = 0;        // codec topk_decode only
     double time_s = 0;
     std::vector<double> iteration_times_s;
+    int iterations = 0;    // timed iterations and untimed warm-up ones (0: not written)
+    int warmup = 0;
+    std::string timestamp;  // UTC, ISO 8601; empty: not written
 };
 
-bool is_network_op(const std::string& op);
+/// One line of samples.jsonl, without its newline.
+std::string sample_to_json_line(const Sample& sample);
 
 /// Reads samples.jsonl. A malformed line is an InputError naming the file, the line and the key; a
 /// last line cut short by a crash (no trailing newline, not valid JSON) is skipped and counted.
@@ -46,6 +55,7 @@ struct SampleFile {
     int truncated_lines = 0;
 };
 SampleFile read_samples_file(const std::string& path);
-Sample sample_from_json_line(const std::string& line, const std::string& where);
+/// One line read as line `line_number` of `file` says.
+Sample sample_from_json_line(const std::string& line, const std::string& file, int line_number);
 
 }  // namespace dtsim::calibrate

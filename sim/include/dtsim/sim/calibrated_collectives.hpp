@@ -16,7 +16,7 @@ namespace dtsim::sim {
 /// Per-step time to add to a ring `op` (allreduce or allgather) of `bytes` (the collective's size,
 /// as nccl-tests counts it) over `ring` in `steps` steps: the calibrated time minus the replayed one,
 /// spread over the steps; 0 without such a calibration, or when the replay is already as slow.
-double calibrated_extra_step_s(SimulationContext& ctx, NetworkOp op, const Ring& ring, double bytes, int steps);
+double calibrated_extra_step_s(SimulationContext& ctx, NetworkOp op, const RankGroup& ring, double bytes, int steps);
 
 /// Time to add to an exchange of `bytes` each way between GPU ranks `a` and `b` on different nodes, both
 /// ways at once (halving-doubling's steps, each pair of direct's all-to-all): what the profile's pair

@@ -1,17 +1,18 @@
 #pragma once
 // Replays single collectives on a scenario's platform, one after another in one simulation, for
 // comparing the simulator with calibration measurements (`dtsim fit --validate`). Each collective uses
-// the algorithm the calibration pinned (dtsim-runtime's mpi_algorithms): ring all-reduce, all-gather and
+// the algorithm the calibration pinned (dtsim-runtime's open_mpi_tuning): ring all-reduce, all-gather and
 // reduce-scatter, binomial broadcast, linear all-to-all (every send and receive at once).
 #include <string>
 #include <vector>
 
+#include "dtsim/network_ops.hpp"
 #include "dtsim/scenario.hpp"
 
 namespace dtsim::sim {
 
 struct CollectiveTrial {
-    std::string op;     // allreduce, allgather, reducescatter, broadcast, alltoall
+    NetworkOp op = NetworkOp::allreduce;  // a collective: allreduce, allgather, reducescatter, broadcast, alltoall
     double bytes = 0;   // nccl-tests size semantics, as in the calibration samples
     int ranks = 2;      // the first `ranks` ranks of the cluster take part
 };

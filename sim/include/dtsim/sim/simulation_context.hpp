@@ -49,6 +49,17 @@ struct FaultLedger {
     double checkpoint_s = 0;
 };
 
+class SimulationContext;
+
+/// One actor of a simulation: the context it shares with the others, and its slot there, which says what
+/// it is blocked on if the simulation deadlocks.
+struct Actor {
+    SimulationContext& ctx;
+    int slot;
+    /// Records what the actor is about to block on (a peer rank, or -1).
+    void waits_for(const char* what, int peer = -1) const;
+};
+
 class SimulationContext {
 public:
     SimulationContext(const Scenario& scenario, const CostModel& costs, Platform platform, std::function<void(int)> on_iteration);

@@ -1,4 +1,4 @@
-#include "mpi_algorithms.hpp"
+#include "open_mpi_tuning.hpp"
 
 #include <cstdlib>
 
