@@ -2,6 +2,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "dtsim/scenario.hpp"
+
 namespace dtsim::gui {
 namespace {
 
@@ -20,7 +22,7 @@ std::string strategy_map(const WhatIfKnobs& k) {
     const auto slash = k.strategy->find('/');
     std::string map = "{kind: " + k.strategy->substr(0, slash);
     if (slash != std::string::npos) map += ", algorithm: " + k.strategy->substr(slash + 1);
-    const bool server = k.strategy->rfind("parameter-server", 0) == 0;
+    const bool server = k.strategy->rfind(kStrategyKindNames.name(StrategyKind::parameter_server), 0) == 0;
     if (server && k.servers) map += ", servers: " + std::to_string(*k.servers);
     if (server && k.sync) map += ", sync: " + *k.sync;
     if (k.bucket) map += ", bucket: " + *k.bucket;

@@ -16,6 +16,8 @@
 #include <csignal>
 #include <unistd.h>
 
+#include "dtsim/scenario.hpp"
+
 namespace dtsim::gui {
 namespace {
 
@@ -32,6 +34,23 @@ QComboBox* combo_box(const QStringList& items) {
     return box;
 }
 
+QString text_of(std::string_view name) { return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size())); }
+
+template <typename Table>
+QStringList names_of(const Table& table) {
+    QStringList out;
+    for (const auto name : table.names()) out << text_of(name);
+    return out;
+}
+
+// Each all-reduce algorithm as "allreduce/ALGORITHM", then the parameter server (its sync mode is a knob).
+QStringList strategy_choices() {
+    QStringList out;
+    const auto allreduce = text_of(kStrategyKindNames.name(StrategyKind::allreduce));
+    for (const auto algorithm : kAllReduceAlgorithmNames.names()) out << allreduce + QLatin1Char('/') + text_of(algorithm);
+    return out << text_of(kStrategyKindNames.name(StrategyKind::parameter_server));
+}
+
 QLineEdit* line_edit(const QString& text) { return new QLineEdit(text); }
 
 template <typename T, typename Editor, typename Read>
@@ -44,10 +63,8 @@ std::optional<T> knob(const QCheckBox* on, const Editor* editor, Read read) {
 WhatIfPanel::WhatIfPanel(const QString& dtsim_executable, QWidget* parent)
     : QWidget(parent), executable_(dtsim_executable), scenario_(new QLineEdit(this)), nodes_(spin_box(1, 65536, 2)),
       sweep_(line_edit({})), gpn_(spin_box(1, 64, 8)), nic_(line_edit(QStringLiteral("200Gbps"))),
-      strategy_(combo_box({"allreduce/ring", "allreduce/tree", "allreduce/halving-doubling", "allreduce/hierarchical",
-                           "allreduce/direct", "parameter-server"})),
-      servers_(spin_box(1, 1024, 4)), sync_(combo_box({"sync", "async", "ssp"})),
-      compression_(combo_box({"none", "fp16", "int8", "topk", "powersgd"})), straggler_(new QDoubleSpinBox),
+      strategy_(combo_box(strategy_choices())), servers_(spin_box(1, 1024, 4)), sync_(combo_box(names_of(kSyncModeNames))),
+      compression_(combo_box(names_of(kCompressionKindNames))), straggler_(new QDoubleSpinBox),
       bucket_(line_edit(QStringLiteral("25MB"))), run_(new QPushButton(tr("Run"), this)),
       cancel_(new QPushButton(tr("Cancel"), this)), progress_(new QProgressBar(this)), log_(new QPlainTextEdit(this)) {
     straggler_->setRange(1, 100);

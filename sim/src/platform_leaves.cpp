@@ -74,7 +74,7 @@ LinkPool::LinkPool(sg4::NetZone* root, const Scenario& scenario, const CostModel
                 server_group_ports_.push_back(duplex_link(root, server_group_port_name(node, k), nic, 0));
     }
     for (int leaf = 0; leaf < leaves; ++leaf)
-        local_.push_back(root->create_link("local-" + std::to_string(leaf), kUnboundedBytesPerSecond)
+        local_.push_back(root->create_link("local-" + std::to_string(leaf), kFatPipeBytesPerSecond)
                              ->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE)
                              ->seal());
     const auto& intra = costs.intra_node();

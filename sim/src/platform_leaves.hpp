@@ -13,9 +13,9 @@
 
 namespace dtsim::sim {
 
-/// Stands for paths that are never the bottleneck here (a GPU to its NIC, a host to itself): SimGrid
+/// The bandwidth of paths that are never the bottleneck here (a GPU to its NIC, a host to itself): SimGrid
 /// forbids empty routes, so they cross a fat pipe this fast, which adds under 1e-9 s per 100 MB.
-inline constexpr double kUnboundedBytesPerSecond = 1e18;
+inline constexpr double kFatPipeBytesPerSecond = 1e18;
 
 /// A split-duplex link: each direction has the bandwidth.
 simgrid::s4u::SplitDuplexLink* duplex_link(simgrid::s4u::NetZone* zone, const std::string& name, double bytes_per_second,

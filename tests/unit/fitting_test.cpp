@@ -115,7 +115,7 @@ TEST_CASE("alpha-beta constraints: no negative latency, a flat plateau gets a fi
         const std::vector<Observation> observations{{8, 3.0e-6}, {16, 2.9e-6}, {32, 2.8e-6}, {64, 2.7e-6}};
         const auto fit = fit_piecewise_alpha_beta(observations, SegmentationOptions{.max_segments = 1});
         REQUIRE(fit.segments.size() == 1);
-        CHECK(fit.segments[0].bytes_per_second == 1e15);
+        CHECK(fit.segments[0].bytes_per_second == kUnboundedBytesPerSecond);
         CHECK(fit.segments[0].alpha_s > 2.7e-6);
         CHECK(fit.segments[0].alpha_s < 3.0e-6);
     }
