@@ -8,6 +8,8 @@ dtsim="${1:-$root/build/bin/dtsim}"
 out="$root/bench/results/sim-scale.md"
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
+# Taken before this run rewrites its own results file; only changes outside bench/results count.
+commit="$(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet -- . ':!bench/results' || echo ' (with uncommitted changes)')"
 
 measure() {  # fidelity gpus [--set ...] -> "wall_s rss_mb iteration_s"
   local fidelity=$1 gpus=$2
@@ -28,7 +30,7 @@ measure() {  # fidelity gpus [--set ...] -> "wall_s rss_mb iteration_s"
   echo
   echo "- machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), $(free -g | awk '/Mem:/{print $2}') GiB"
   echo "- date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "- commit: $(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet || echo ' (with uncommitted changes)')"
+  echo "- commit: $commit"
   echo "- targets: flow fidelity at 4096 GPUs ≤ 1 s and ≤ 300 MB; 16 384 GPUs ≤ 10 s"
   echo
   echo "| fidelity | GPUs | wall time (s) | peak RSS (MB) | simulated iteration (s) |"
