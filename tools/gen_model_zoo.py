@@ -379,6 +379,75 @@ def gpt3(name, published, n_layers, d, heads, d_head):
     )
 
 
+# Llama-style decoders: pre-RMSNorm (one weight vector of d), no biases, rotary position embeddings (no
+# parameters), grouped-query attention (kv_heads key/value heads of d/heads each), a SwiGLU MLP (gate, up
+# and down projections), an output head not tied to the token embedding. A mixture-of-experts MLP has
+# `experts` such MLPs and a router (d x experts); every expert has parameters (and gradients), each token
+# runs through `top_k` of them. Public configurations:
+#   Llama 2: Touvron et al. 2023, "Llama 2: Open Foundation and Fine-Tuned Chat Models", Table 1 (sizes,
+#     4k context, GQA for 70B) and the config.json of meta-llama/Llama-2-{7b,13b,70b}-hf on Hugging Face;
+#   Llama 3: Dubey et al. 2024, "The Llama 3 Herd of Models", Table 3 (layers, model and FFN dimensions,
+#     heads, 8 key/value heads, 8k pretraining sequence) and the config.json of meta-llama/Meta-Llama-3-8B,
+#     Meta-Llama-3-70B and Llama-3.1-405B (vocabulary 128,256);
+#   Mixtral: Jiang et al. 2024, "Mixtral of Experts", Table 1 (dim 4096, 32 layers, 32 heads, 8 kv heads,
+#     hidden 14336, 8 experts, top-2, vocabulary 32000, context 32768).
+# published: the parameter count Hugging Face reports for each checkpoint, as rounded on its model card.
+# (name, label, layers, d, heads, kv_heads, d_ff, vocab, tokens, experts, top_k, published, source)
+LLAMA_TABLE = [
+    ("llama2-7b", "Llama 2 7B", 32, 4096, 32, 32, 11008, 32000, 4096, 1, 1, 6.74e9, "llama2"),
+    ("llama2-13b", "Llama 2 13B", 40, 5120, 40, 40, 13824, 32000, 4096, 1, 1, 13.0e9, "llama2"),
+    ("llama2-70b", "Llama 2 70B", 80, 8192, 64, 8, 28672, 32000, 4096, 1, 1, 69.0e9, "llama2"),
+    ("llama3-8b", "Llama 3 8B", 32, 4096, 32, 8, 14336, 128256, 8192, 1, 1, 8.03e9, "llama3"),
+    ("llama3-70b", "Llama 3 70B", 80, 8192, 64, 8, 28672, 128256, 8192, 1, 1, 70.6e9, "llama3"),
+    ("llama3-405b", "Llama 3 405B", 126, 16384, 128, 8, 53248, 128256, 8192, 1, 1, 406e9, "llama3"),
+    ("mixtral-8x7b", "Mixtral 8x7B", 32, 4096, 32, 8, 14336, 32000, 4096, 8, 2, 46.7e9, "mixtral"),
+]
+
+LLAMA_SOURCES = {
+    "llama2": "Touvron et al. 2023, Table 1, and the Hugging Face config.json of the checkpoint",
+    "llama3": "Dubey et al. 2024 (The Llama 3 Herd of Models), Table 3, and the Hugging Face config.json",
+    "mixtral": "Jiang et al. 2024 (Mixtral of Experts), Table 1, and the Hugging Face config.json",
+}
+
+
+def llama_attention(name, d, heads, kv_heads, n):
+    """RMSNorm, Q and O projections (d x d), K and V (d x kv_dim), no biases; the score and context
+    matmuls over n tokens (2*n*n*d MACs summed over the query heads)."""
+    kv_dim = d // heads * kv_heads
+    projections = 2 * d * d + 2 * d * kv_dim
+    return Layer(name, projections + d, 2 * n * projections + 2 * 2 * n * n * d, n * d)
+
+
+def llama_mlp(name, d, d_ff, n, experts, top_k):
+    """RMSNorm and SwiGLU (gate and up d -> d_ff, down d_ff -> d, no biases), `experts` of them with a
+    router where experts > 1; each token runs through top_k."""
+    expert = 3 * d * d_ff
+    router = d * experts if experts > 1 else 0
+    return Layer(name, experts * expert + router + d, 2 * n * (top_k * expert + router), n * d)
+
+
+def llama(name, label, n_layers, d, heads, kv_heads, d_ff, vocab, tokens, experts, top_k, published, source):
+    layers = [Layer("embeddings", vocab * d, 0, tokens * d)]
+    for block in range(n_layers):
+        layers.append(llama_attention(f"block{block}.attn", d, heads, kv_heads, tokens))
+        layers.append(llama_mlp(f"block{block}.mlp", d, d_ff, tokens, experts, top_k))
+    layers.append(Layer("lm_head", vocab * d + d, 2 * tokens * d * vocab, tokens * vocab))
+    computed = sum(layer.params for layer in layers)
+    moe = f", {experts} experts of which {top_k} per token" if experts > 1 else ""
+    active = computed - (experts - top_k) * n_layers * 3 * d * d_ff
+    return Model(
+        name=name,
+        description=f"{label}, {n_layers} layers, d_model {d}, {heads} heads, {kv_heads} key/value heads, "
+                    f"SwiGLU d_ff {d_ff}{moe}, vocab {vocab}, RMSNorm, rotary positions, untied output head",
+        source=f"{LLAMA_SOURCES[source]}; published_parameters is the model card's rounded count, these "
+               f"dimensions give {computed:,}" + (f" ({active:,} active per token)" if experts > 1 else ""),
+        sample=f"one sequence of {tokens} tokens",
+        published=int(published),
+        layers=layers,
+        reference_flops=transformer_reference_flops(active, n_layers, d, tokens),
+    )
+
+
 def all_models():
     models = [
         resnet("resnet50", [3, 4, 6, 3], 25557032, reference_gmacs=4.09),
@@ -390,6 +459,7 @@ def all_models():
         gpt2_xl(),
     ]
     models += [gpt3(*row) for row in GPT3_TABLE]
+    models += [llama(*row) for row in LLAMA_TABLE]
     return models
 
 
