@@ -1,6 +1,8 @@
 #include "dtsim/run_json.hpp"
 
+#include <cmath>
 #include <fstream>
+#include <sstream>
 
 #include "dtsim/input_error.hpp"
 
@@ -83,6 +85,26 @@ nlohmann::ordered_json run_summary_json(const Run& run) {
 }
 
 std::string run_summary_json_text(const Run& run) { return run_summary_json(run).dump(2) + "\n"; }
+
+void require_finite(const Run& run) {
+    auto refuse = [](const std::string& what, double value) {
+        std::ostringstream message;
+        message << "the run's " << what << " is " << value
+                << ", which cannot be written or stored; the scenario's durations, rates or sizes are likely beyond "
+                   "what the simulator can represent (nothing was written)";
+        throw NonFiniteResult(message.str());
+    };
+    const auto summary = summary_to_json(run.summary);
+    for (const auto& field : summary.items())
+        if (field.value().is_number_float() && !std::isfinite(field.value().get<double>()))
+            refuse(field.key(), field.value().get<double>());
+    for (const auto& iteration : run.iterations)
+        if (!std::isfinite(iteration.time_s)) refuse("iteration " + std::to_string(iteration.index) + " time", iteration.time_s);
+    for (const auto& span : run.spans)
+        if (!std::isfinite(span.start_s) || !std::isfinite(span.end_s) || !std::isfinite(span.bytes))
+            refuse("span '" + span.name + "' of rank " + std::to_string(span.rank) + " (start, end or bytes)",
+                   !std::isfinite(span.start_s) ? span.start_s : !std::isfinite(span.end_s) ? span.end_s : span.bytes);
+}
 
 Run read_run_json_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);

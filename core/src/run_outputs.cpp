@@ -10,6 +10,7 @@
 namespace dtsim {
 
 std::optional<std::int64_t> write_run_outputs(Run& run, const RunOutputs& outputs) {
+    require_finite(run);
     if (!outputs.json_path.empty()) {
         std::ofstream out(outputs.json_path, std::ios::binary);
         out << run_summary_json_text(run);

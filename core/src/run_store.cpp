@@ -3,12 +3,18 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <iostream>
+#include <stdexcept>
 #include <ctime>
 
 #include "dtsim/run_json.hpp"
 
 namespace dtsim {
 namespace {
+
+void warn_unreadable(const std::string& path, std::int64_t id, const std::string& why) {
+    std::cerr << "dtsim: warning: " << path << ": run " << id << " cannot be read (" << why << "); skipped\n";
+}
 
 // A prepared statement that finalizes itself.
 class Statement {
@@ -212,6 +218,7 @@ std::vector<ProfileListEntry> RunStore::list_profiles() const {
 }
 
 std::int64_t RunStore::append(Run& run) {
+    require_finite(run);
     if (run.created_at.empty()) run.created_at = now_iso8601();
     exec("BEGIN IMMEDIATE");
     try {
@@ -290,7 +297,11 @@ std::optional<Run> RunStore::load(std::int64_t id) const {
     run.scenario_hash = head.text(2);
     run.scenario_text = head.text(3);
     run.strategy = head.text(4);
-    run.summary = summary_from_json(nlohmann::json::parse(head.text(5)));
+    try {
+        run.summary = summary_from_json(nlohmann::json::parse(head.text(5)));
+    } catch (const nlohmann::json::exception& e) {
+        throw StoreError(path_ + ": run " + std::to_string(id) + " cannot be read (" + e.what() + ")");
+    }
     run.created_at = head.text(6);
 
     Statement iterations(db_, "SELECT idx, time_s FROM iterations WHERE run_id = ? ORDER BY idx", path_);
@@ -319,10 +330,18 @@ std::vector<RunListEntry> RunStore::list() const {
                     path_);
     std::vector<RunListEntry> entries;
     int rc;
-    while ((rc = query.step()) == SQLITE_ROW)
-        entries.push_back({query.int64(0), run_kind_from_string(query.text(1)), query.text(2), query.text(3),
-                           query.integer(4), query.real(5), query.text(6), query.text(7),
-                           summary_from_json(nlohmann::json::parse(query.text(8)))});
+    while ((rc = query.step()) == SQLITE_ROW) {
+        // One damaged row must not hide the others: it is skipped, and said so.
+        try {
+            entries.push_back({query.int64(0), run_kind_from_string(query.text(1)), query.text(2), query.text(3),
+                               query.integer(4), query.real(5), query.text(6), query.text(7),
+                               summary_from_json(nlohmann::json::parse(query.text(8)))});
+        } catch (const nlohmann::json::exception& e) {
+            warn_unreadable(path_, query.int64(0), e.what());
+        } catch (const std::invalid_argument& e) {
+            warn_unreadable(path_, query.int64(0), e.what());
+        }
+    }
     if (rc != SQLITE_DONE) fail("cannot list runs");
     return entries;
 }

@@ -1,9 +1,12 @@
 #include <catch2/catch.hpp>
 #include <sqlite3.h>
 
+#include <filesystem>
 #include <fstream>
+#include <limits>
 
 #include "dtsim/run_json.hpp"
+#include "dtsim/run_outputs.hpp"
 #include "dtsim/run_store.hpp"
 #include "test_support.hpp"
 
@@ -104,4 +107,37 @@ TEST_CASE("a file that is not a runs database is refused with its name", "[unit]
     } catch (const StoreError& e) {
         CHECK_THAT(e.what(), Catch::Contains(path));
     }
+}
+
+TEST_CASE("a non-finite run is never written or stored, and a damaged row hides no other run", "[unit][store]") {
+    test::TempDir dir;
+    const auto path = dir.file("runs.db");
+    RunStore store(path);
+    auto first = sample_run("first", 3);
+    REQUIRE(store.append(first) == 1);
+
+    auto infinite = sample_run("infinite", 3);
+    infinite.summary.iteration_time_s = std::numeric_limits<double>::infinity();
+    CHECK_THROWS_AS(store.append(infinite), NonFiniteResult);
+    auto nan_span = sample_run("nan", 3);
+    nan_span.spans[1].end_s = std::numeric_limits<double>::quiet_NaN();
+    CHECK_THROWS_WITH(store.append(nan_span), Catch::Contains("span 'forward' of rank 1"));
+    CHECK(store.list().size() == 1);
+    // Nothing is written either: the JSON output is refused before it is opened.
+    CHECK_THROWS_AS(write_run_outputs(infinite, RunOutputs{dir.file("run.json"), "", ""}), NonFiniteResult);
+    CHECK_FALSE(std::filesystem::exists(dir.file("run.json")));
+
+    // A row damaged as older versions stored infinities (JSON null) is skipped by the list, not fatal to it.
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(db, "UPDATE runs SET summary_json = '{\"gpus\": 4, \"iteration_time_s\": null}' WHERE id = 1",
+                         nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(db);
+    auto second = sample_run("second", 2);
+    REQUIRE(store.append(second) == 2);
+    const auto list = store.list();
+    REQUIRE(list.size() == 1);
+    CHECK(list[0].scenario_name == "second");
+    CHECK_THROWS_WITH(store.load(1), Catch::Contains("run 1 cannot be read"));
+    CHECK(*store.load(2) == second);
 }

@@ -14,7 +14,8 @@ struct RunOutputs {
     std::string db_path;
 };
 
-/// Writes every requested output; returns the run id when stored in a database.
+/// Writes every requested output; returns the run id when stored in a database. A run with a non-finite
+/// value is refused (NonFiniteResult, run_json.hpp) before anything is written.
 std::optional<std::int64_t> write_run_outputs(Run& run, const RunOutputs& outputs);
 
 }  // namespace dtsim
