@@ -110,3 +110,18 @@ TEST_CASE("a deadlocked simulation names the blocked actors and exits with 3", "
     CHECK_THAT(result.output, Catch::Contains("deadlocked"));
     CHECK_THAT(result.output, Catch::Contains("rank 1: waiting for a collective message (peer rank 0)"));
 }
+
+TEST_CASE("an unknown subcommand is named, with --help too, and exits 2", "[integration][cli]") {
+    for (const auto& arguments : {std::vector<std::string>{"plan", "--help"}, std::vector<std::string>{"plan"},
+                                  std::vector<std::string>{"simulat", "x.yaml"}}) {
+        CAPTURE(arguments.front());
+        const auto result = test::run_dtsim(arguments);
+        CHECK(result.exit_code == 2);
+        CHECK_THAT(result.output, Catch::Contains("unknown subcommand '" + arguments.front() + "'"));
+        CHECK_THAT(result.output, Catch::Contains("expected one of: simulate, sweep, runs"));
+    }
+    CHECK_THAT(test::run_dtsim({"simulat", "x.yaml"}).output, Catch::Contains("did you mean 'simulate'?"));
+    // Known subcommands and options are unchanged.
+    CHECK(test::run_dtsim({"simulate", "--help"}).exit_code == 0);
+    CHECK(test::run_dtsim({"--version"}).exit_code == 0);
+}
