@@ -23,18 +23,17 @@ using nlohmann::ordered_json;
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 ordered_json network_fields(const Sample& sample) {
-    const double algbw = sample.bytes / sample.time_s / 1e9;  // nccl-tests: GB = 1e9 B
     return {{"mode", std::string(to_string(sample.mode))},
             {"link_class", std::string(to_string(sample.link_class.value_or(LinkClass::intra_node)))},
             {"backend", sample.backend},
             {"dtype", sample.dtype},
             {"bytes", static_cast<long long>(sample.bytes)},
-            {"count", static_cast<long long>(sample.bytes / 4)},
+            {"count", element_count(sample)},
             {"ranks", sample.ranks},
             {"nodes", sample.nodes},
             {"time_s", sample.time_s},
-            {"algbw_GBps", algbw},
-            {"busbw_GBps", algbw * bus_bandwidth_factor(std::get<NetworkOp>(sample.op), sample.ranks)}};
+            {"algbw_GBps", algorithm_bandwidth_gbps(sample)},
+            {"busbw_GBps", bus_bandwidth_gbps(sample)}};
 }
 
 ordered_json compute_fields(const Sample& sample) {
@@ -162,6 +161,12 @@ void check_json_object(const std::string& line, const std::string& where) {
 }
 
 }  // namespace
+
+double algorithm_bandwidth_gbps(const Sample& sample) { return sample.bytes / sample.time_s / 1e9; }
+double bus_bandwidth_gbps(const Sample& sample) {
+    return algorithm_bandwidth_gbps(sample) * bus_bandwidth_factor(std::get<NetworkOp>(sample.op), sample.ranks);
+}
+long long element_count(const Sample& sample) { return static_cast<long long>(sample.bytes / 4); }
 
 std::string sample_to_json_line(const Sample& sample) {
     ordered_json json{{"key", sample.key}, {"op", std::string(to_string(sample.op))}};

@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <nlohmann/json.hpp>
 #include <set>
 
 #include "backend.hpp"
@@ -188,9 +187,9 @@ int run_calibrate(const CalibrateOptions& options, const MpiContext& context) {
         const auto measurement = benchmarks.run(plan[i]);
         ++done;
         if (context.rank() == 0) {
-            const auto line = calibrate::sample_to_json_line(sample_of(plan[i], measurement, context, backend));
-            log->append(line);
-            table.row(plan[i], nlohmann::ordered_json::parse(line), done, todo);
+            const auto sample = sample_of(plan[i], measurement, context, backend);
+            log->append(calibrate::sample_to_json_line(sample));
+            table.row(plan[i], sample, done, todo);
         }
     }
     if (context.rank() == 0) {

@@ -32,7 +32,7 @@ std::optional<std::string> gpu_refusal(const Scenario& scenario, ComputeMode com
 std::optional<std::string> measure_refusal(const Scenario& scenario, int world_size, ComputeMode compute, bool gpu) {
     const auto& strategy = scenario.training.strategy;
     const std::string where = scenario.file + ": ";
-    if (compute == ComputeMode::gemm && scenario.model.name == "direct")
+    if (compute == ComputeMode::gemm && !scenario.model.zoo)
         return where + "model: --compute gemm needs a zoo model (its layers' FLOPs); this one is given by direct times";
     if (gpu)
         if (auto refusal = gpu_refusal(scenario, compute)) return refusal;

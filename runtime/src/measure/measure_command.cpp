@@ -89,7 +89,7 @@ int run_measure(const MeasureOptions& options, const MpiContext& context) {
     SpanLog log(context.rank(), scenario.training.iterations);
     std::optional<LayerGemms> gemms;
     if (options.compute == ComputeMode::gemm && is_worker)
-        gemms.emplace(*backend.device, load_zoo_model(scenario.model.name, scenario.file), scenario.model.batch_per_gpu);
+        gemms.emplace(*backend.device, *scenario.model.zoo, scenario.model.batch_per_gpu);
     const CostModel costs(scenario);
     MeasureSetup setup{scenario,
                        costs,

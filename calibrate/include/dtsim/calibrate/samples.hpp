@@ -45,6 +45,12 @@ struct Sample {
     std::string timestamp;  // UTC, ISO 8601; empty: not written
 };
 
+/// nccl-tests' algorithm and bus bandwidths of a network sample, in GB/s (GB = 1e9 B).
+double algorithm_bandwidth_gbps(const Sample& sample);
+double bus_bandwidth_gbps(const Sample& sample);
+/// nccl-tests' element count of a network sample: float32 elements.
+long long element_count(const Sample& sample);
+
 /// One line of samples.jsonl, without its newline.
 std::string sample_to_json_line(const Sample& sample);
 
