@@ -51,7 +51,17 @@ OUTPUT_DIR = Path(__file__).resolve().parent.parent / "data" / "models"
 
 Layer = namedtuple("Layer", "name params flops activations")
 Model = namedtuple(
-    "Model", "name description source sample published layers reference_flops")
+    "Model", "name description source sample published layers reference_flops transformer",
+    defaults=(None,))
+
+
+def transformer_config(architecture, n_layers, d, heads, kv_heads, d_ff, vocab, positions, tokens,
+                       experts=1, top_k=1):
+    """The public configuration a decoder's layers were computed from (the simulator splits it for
+    tensor, pipeline and expert parallelism)."""
+    return dict(architecture=architecture, layers=n_layers, hidden=d, heads=heads, kv_heads=kv_heads,
+                ffn=d_ff, vocabulary=vocab, positions=positions, sequence_length=tokens,
+                experts=experts, top_k=top_k)
 
 
 # --------------------------------------------------------------------------
@@ -336,6 +346,7 @@ def gpt2_xl():
         published=published,
         layers=gpt(n_layers, d, n_ctx, vocab, n_ctx),
         reference_flops=transformer_reference_flops(published, n_layers, d, n_ctx),
+        transformer=transformer_config("gpt", n_layers, d, heads, heads, 4 * d, vocab, n_ctx, n_ctx),
     )
 
 
@@ -376,6 +387,7 @@ def gpt3(name, published, n_layers, d, heads, d_head):
         published=published,
         layers=layers,
         reference_flops=transformer_reference_flops(published, n_layers, d, n_ctx),
+        transformer=transformer_config("gpt", n_layers, d, heads, heads, 4 * d, vocab, n_ctx, n_ctx),
     )
 
 
@@ -445,6 +457,8 @@ def llama(name, label, n_layers, d, heads, kv_heads, d_ff, vocab, tokens, expert
         published=int(published),
         layers=layers,
         reference_flops=transformer_reference_flops(active, n_layers, d, tokens),
+        transformer=transformer_config("llama", n_layers, d, heads, kv_heads, d_ff, vocab, 0, tokens,
+                                       experts, top_k),
     )
 
 
@@ -490,8 +504,11 @@ def to_yaml(model):
         f"source: {plain(model.source, _PLAIN_TEXT)}",
         f"sample: {plain(model.sample, _PLAIN_TEXT)}",
         f"published_parameters: {model.published}",
-        "layers:  # forward order; backward produces gradients in reverse order",
     ]
+    if model.transformer:
+        fields = ", ".join(f"{key}: {value}" for key, value in model.transformer.items())
+        lines.append(f"transformer: {{{fields}}}")
+    lines.append("layers:  # forward order; backward produces gradients in reverse order")
     for layer in model.layers:
         name = plain(layer.name, _LAYER_NAME)
         lines.append(f"  - {{name: {name}, params: {layer.params}, "

@@ -140,6 +140,8 @@ CostModel::CostModel(const Scenario& scenario)
         compute_.shared_cores = profile->compute->shared_cores;
     }
     layers_ = model_layers(scenario.model, compute_);
+    if (scenario.training.llm)
+        llm_ = llm_costs(scenario, ComputeRates{compute_.flops_per_second, compute_.memory_bytes_per_second, compute_.per_kernel_s});
 }
 
 const LinkModel& CostModel::link_between(int from_rank, int to_rank) const {

@@ -15,12 +15,55 @@ namespace dtsim {
 double ZooModel::total_parameters() const { return sum_over(layers, &ZooLayer::params); }
 double ZooModel::forward_flops_per_sample() const { return sum_over(layers, &ZooLayer::forward_flops_per_sample); }
 
+std::vector<ZooLayer> transformer_layers(const TransformerConfig& c, int sequence_length) {
+    const double n = sequence_length, d = c.hidden, ffn = c.ffn, vocab = c.vocabulary;
+    const bool gpt = c.architecture == "gpt";
+    std::vector<ZooLayer> layers;
+    layers.push_back({"embeddings", (vocab + c.positions) * d, 0, n * d});
+    for (int block = 0; block < c.layers; ++block) {
+        const auto prefix = "block" + std::to_string(block);
+        const double attention_scores = 2 * 2 * n * n * d;  // QK^T and the context product, over all query heads
+        if (gpt) {
+            layers.push_back({prefix + ".attn", 4 * (d * d + d) + 2 * d, 2 * 4 * n * d * d + attention_scores, n * d});
+            layers.push_back({prefix + ".mlp", 2 * d * ffn + ffn + d + 2 * d, 2 * 2 * n * d * ffn, n * d});
+        } else {
+            const double kv_dim = static_cast<double>(c.hidden / c.heads) * c.kv_heads;
+            const double projections = 2 * d * d + 2 * d * kv_dim;
+            layers.push_back({prefix + ".attn", projections + d, 2 * n * projections + attention_scores, n * d});
+            const double expert = 3 * d * ffn;
+            const double router = c.moe() ? d * c.experts : 0;
+            layers.push_back({prefix + ".mlp", c.experts * expert + router + d, 2 * n * (c.top_k * expert + router), n * d});
+        }
+    }
+    layers.push_back({"lm_head", gpt ? 2 * d : vocab * d + d, 2 * n * d * vocab, n * vocab});
+    return layers;
+}
+
 namespace {
+
+TransformerConfig read_transformer(const ConfigNode& node) {
+    node.require_map_with_keys({"architecture", "layers", "hidden", "heads", "kv_heads", "ffn", "vocabulary", "positions",
+                                "sequence_length", "experts", "top_k"});
+    TransformerConfig c;
+    c.architecture = node.choice("architecture", {"gpt", "llama"});
+    c.layers = static_cast<int>(node.integer("layers", 1, 100000));
+    c.hidden = static_cast<int>(node.integer("hidden", 1, 1 << 20));
+    c.heads = static_cast<int>(node.integer("heads", 1, 1 << 16));
+    c.kv_heads = static_cast<int>(node.integer("kv_heads", 1, c.heads));
+    c.ffn = static_cast<int>(node.integer("ffn", 1, 1 << 22));
+    c.vocabulary = static_cast<int>(node.integer("vocabulary", 1, 1 << 24));
+    if (node.has("positions")) c.positions = static_cast<int>(node.integer("positions", 0, 1 << 24));
+    c.sequence_length = static_cast<int>(node.integer("sequence_length", 1, 1 << 24));
+    if (node.has("experts")) c.experts = static_cast<int>(node.integer("experts", 1, 4096));
+    if (node.has("top_k")) c.top_k = static_cast<int>(node.integer("top_k", 1, c.experts));
+    if (c.heads % c.kv_heads != 0) node.fail("kv_heads", "must divide heads (" + std::to_string(c.heads) + ")");
+    return c;
+}
 
 ZooModel read_zoo_model(const std::string& name, const std::string& where) {
     const auto path = require_data_file("models", name, "zoo model", where);
     auto doc = ConfigNode::parse_file(path.string());
-    doc.require_map_with_keys({"name", "description", "source", "sample", "published_parameters", "layers"});
+    doc.require_map_with_keys({"name", "description", "source", "sample", "published_parameters", "transformer", "layers"});
     ZooModel model;
     model.name = doc.text("name");
     model.description = doc.text("description");
@@ -33,6 +76,7 @@ ZooModel read_zoo_model(const std::string& name, const std::string& where) {
                                         layer.number("flops", 0, 1e18), layer.number("activations", 0, 1e15)});
     }
     if (model.layers.empty()) doc.fail("layers", "expected at least one layer");
+    if (doc.has("transformer")) model.transformer = read_transformer(doc.child("transformer"));
     return model;
 }
 

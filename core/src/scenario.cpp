@@ -11,6 +11,7 @@
 #include "dtsim/data_paths.hpp"
 #include "dtsim/input_error.hpp"
 #include "dtsim/model_zoo.hpp"
+#include "llm_spec_reader.hpp"
 
 namespace dtsim {
 
@@ -233,10 +234,12 @@ ModelSpec read_model(const ConfigNode& doc) {
     if (!zoo && !direct)
         node.fail("zoo", "is missing; expected a zoo model name or the direct form {gradient_bytes, forward_time, backward_time}");
     model.precision = read_precision(node);
-    model.batch_per_gpu = static_cast<int>(node.integer("batch_per_gpu", 1, 1 << 20));
+    // An LLM layout may give model.micro_batch instead (llm_spec_reader.cpp).
+    if (!node.has("micro_batch")) model.batch_per_gpu = static_cast<int>(node.integer("batch_per_gpu", 1, 1 << 20));
     if (zoo) {
         node.require_map_with_keys(
-            {"zoo", "batch_per_gpu", "precision", "single_gpu_step_time", "efficiency", "activation_checkpointing"});
+            {"zoo", "batch_per_gpu", "micro_batch", "sequence_length", "precision", "single_gpu_step_time", "efficiency",
+             "activation_checkpointing"});
         model.zoo = load_zoo_model(node.text("zoo"), node.where("zoo"));
         model.name = model.zoo->name;
         if (node.has("efficiency")) model.gemm_efficiency = node.number("efficiency", 0.01, 1.0);
@@ -262,8 +265,12 @@ StrategySpec read_strategy(const ConfigNode& training, const ClusterSpec& cluste
     auto node = training.child("strategy");
     StrategySpec strategy;
     strategy.kind = node.choice("kind", kStrategyKindNames);
-    if (strategy.kind == StrategyKind::allreduce) {
-        node.require_map_with_keys({"kind", "algorithm", "bucket", "overlap", "backup_workers"});
+    if (strategy.kind != StrategyKind::parameter_server) {
+        // fsdp: its sharding and prefetch are read with the LLM layout (llm_spec_reader.cpp).
+        if (strategy.kind == StrategyKind::fsdp)
+            node.require_map_with_keys({"kind", "algorithm", "bucket", "overlap", "sharding", "prefetch"});
+        else
+            node.require_map_with_keys({"kind", "algorithm", "bucket", "overlap", "backup_workers", "prefetch"});
         if (node.has("algorithm")) strategy.algorithm = node.choice("algorithm", kAllReduceAlgorithmNames);
     } else {
         node.require_map_with_keys(
@@ -328,7 +335,8 @@ void check_fault_tolerance(const ConfigNode& node, const TrainingSpec& training,
 
 TrainingSpec read_training(const ConfigNode& doc, const ClusterSpec& cluster, Precision precision) {
     auto node = doc.child("training");
-    node.require_map_with_keys({"iterations", "accumulation_steps", "strategy", "fidelity", "stragglers", "compression"});
+    node.require_map_with_keys({"iterations", "accumulation_steps", "strategy", "fidelity", "stragglers", "compression",
+                                "parallelism", "pipeline", "zero", "optimizer", "recompute", "global_batch", "expert_imbalance"});
     TrainingSpec training;
     if (node.has("iterations")) training.iterations = static_cast<int>(node.integer("iterations", 1, 1000000));
     if (node.has("accumulation_steps"))
@@ -446,6 +454,7 @@ Scenario build_scenario(YAML::Node root, std::shared_ptr<DocumentSource> source,
     scenario.cluster = read_cluster(doc, scenario.profile.has_value());
     scenario.model = read_model(doc);
     scenario.training = read_training(doc, scenario.cluster, scenario.model.precision);
+    read_llm(doc, scenario);
     check_fabric_positions(doc, scenario);
     if (doc.has("seed")) scenario.seed = static_cast<std::uint64_t>(doc.integer("seed", 0, (1LL << 62)));
     scenario.sweep = read_sweep(doc);

@@ -10,6 +10,7 @@
 
 #include "dtsim/compute_model.hpp"
 #include "dtsim/incast.hpp"
+#include "dtsim/llm_costs.hpp"
 #include "dtsim/network_ops.hpp"
 #include "dtsim/profile.hpp"
 #include "dtsim/scenario.hpp"
@@ -80,6 +81,8 @@ public:
     double gradient_bytes() const;
     double forward_s() const;
     double backward_s() const;
+    /// What one rank of an LLM layout computes and sends; none without one.
+    const LlmCosts* llm() const { return llm_ ? &*llm_ : nullptr; }
     /// One GPU's iteration without communication: every micro-batch's forward and backward.
     double single_gpu_iteration_s() const { return accumulation_steps_ * (forward_s() + backward_s()); }
 
@@ -93,6 +96,7 @@ private:
     IncastCurve port_incast_;
     ComputeCosts compute_;
     std::vector<LayerWork> layers_;
+    std::optional<LlmCosts> llm_;
 };
 
 }  // namespace dtsim

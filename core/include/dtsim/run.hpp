@@ -18,9 +18,10 @@ Lane lane_from_string(const std::string& text);
 struct Span {
     int rank = 0;
     Lane lane = Lane::compute;
-    std::string name;  // "forward", "backward", "allreduce", "push", "aggregate", ...
+    std::string name;  // "forward", "backward", "allreduce", "push", "aggregate", ...; with an LLM layout
+                       // communication names start with its dimension: "tp allreduce", "pp send", "dp allgather"
     int iteration = 0;
-    int index = 0;     // layer or bucket index
+    int index = 0;     // layer or bucket index; the microbatch of a pipeline's passes
     double start_s = 0;
     double end_s = 0;
     double bytes = 0;
@@ -60,6 +61,20 @@ struct RunSummary {
     double lost_work_s = 0;                // node failure: work done since the recovery point and lost, per worker
     double restart_s = 0;                  // node failure: time to restart or re-form
     double checkpoint_s = 0;               // time spent writing checkpoints over the run, per worker
+    // Large-model training (docs/llm.md, "Outputs"); FLOPs as the Megatron papers count them.
+    double tokens_per_s = 0;
+    double model_flops_utilisation = 0;    // MFU: model FLOPs per second / (GPUs × peak)
+    double hardware_flops_utilisation = 0;  // HFU: with the recomputed FLOPs too
+    double tflops_per_gpu = 0;             // model TFLOP/s achieved per GPU
+    double bubble_fraction = 0;            // pipeline: share of the iteration a stage waits for its neighbours, mean
+    double exposed_tp_s = 0;               // per iteration and rank, mean: time of each dimension's communication
+    double exposed_cp_s = 0;               // not hidden behind compute
+    double exposed_pp_s = 0;
+    double exposed_dp_s = 0;               // data-parallel gradients and ZeRO/FSDP gathers
+    double exposed_ep_s = 0;
+    double memory_per_gpu_bytes = 0;       // peak over the GPUs
+    double memory_capacity_bytes = 0;      // the GPU preset's
+    bool fits = true;                      // memory_per_gpu_bytes <= memory_capacity_bytes
     bool operator==(const RunSummary&) const = default;
 };
 

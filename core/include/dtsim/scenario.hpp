@@ -11,6 +11,7 @@
 #include "dtsim/hardware.hpp"
 #include "dtsim/model_zoo.hpp"
 #include "dtsim/name_table.hpp"
+#include "dtsim/parallelism.hpp"
 #include "dtsim/precision.hpp"
 #include "dtsim/profile.hpp"
 #include "dtsim/straggler_spec.hpp"
@@ -20,7 +21,7 @@ namespace dtsim {
 enum class Topology { star, fat_tree, rail_optimized, dragonfly, torus };
 enum class NetworkModel { ideal, simgrid };
 enum class Fidelity { step, flow };
-enum class StrategyKind { allreduce, parameter_server };
+enum class StrategyKind { allreduce, parameter_server, fsdp };
 enum class AllReduceAlgorithm { ring, hierarchical, tree, halving_doubling, direct };
 enum class ServerPlacement { dedicated, colocated };
 enum class SyncMode { sync, async, ssp };
@@ -35,7 +36,8 @@ inline constexpr auto kNetworkModelNames =
     make_name_table(std::pair{NetworkModel::ideal, "ideal"}, std::pair{NetworkModel::simgrid, "simgrid"});
 inline constexpr auto kFidelityNames = make_name_table(std::pair{Fidelity::step, "step"}, std::pair{Fidelity::flow, "flow"});
 inline constexpr auto kStrategyKindNames = make_name_table(std::pair{StrategyKind::allreduce, "allreduce"},
-                                                           std::pair{StrategyKind::parameter_server, "parameter-server"});
+                                                           std::pair{StrategyKind::parameter_server, "parameter-server"},
+                                                           std::pair{StrategyKind::fsdp, "fsdp"});
 inline constexpr auto kAllReduceAlgorithmNames = make_name_table(
     std::pair{AllReduceAlgorithm::ring, "ring"}, std::pair{AllReduceAlgorithm::hierarchical, "hierarchical"},
     std::pair{AllReduceAlgorithm::tree, "tree"}, std::pair{AllReduceAlgorithm::halving_doubling, "halving-doubling"},
@@ -137,11 +139,13 @@ struct StrategySpec {
 
 struct TrainingSpec {
     int iterations = 10;
-    int accumulation_steps = 1;  // micro-batches of forward + backward per iteration, synchronised once
+    int accumulation_steps = 1;  // micro-batches of forward + backward per iteration, synchronised once (the
+                                 // pipeline's microbatches with an LLM layout)
     StrategySpec strategy;
     Fidelity fidelity = Fidelity::step;
     StragglerSpec stragglers;
     CompressionSpec compression;
+    std::optional<LlmSpec> llm;  // tensor/pipeline/context/expert parallelism, ZeRO or FSDP (docs/llm.md)
 };
 
 /// Deliberate faults for testing the simulator itself.
@@ -178,6 +182,10 @@ struct Scenario {
     DebugSpec debug;
     /// Samples one GPU trains on per iteration: every micro-batch of gradient accumulation counts.
     int samples_per_gpu_iteration() const { return model.batch_per_gpu * training.accumulation_steps; }
+    /// Model replicas training on different samples: every GPU, or the data-parallel degree of an LLM layout.
+    int replicas() const { return training.llm ? training.llm->parallelism.data : cluster.gpus(); }
+    /// Samples per iteration over the whole job.
+    double global_batch() const { return 1.0 * samples_per_gpu_iteration() * replicas(); }
 };
 
 /// Loads a scenario; `overrides` are "key.path=value" strings applied before validation.

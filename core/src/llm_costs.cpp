@@ -1,0 +1,99 @@
+#include "dtsim/llm_costs.hpp"
+
+#include <algorithm>
+
+#include "dtsim/scenario.hpp"
+
+namespace dtsim {
+
+double OptimizerSpec::state_bytes_per_parameter(bool mixed_precision) const {
+    const double moments = kind == OptimizerKind::adam ? 8 : 4;  // Adam: momentum and variance; SGD: momentum
+    return moments + (mixed_precision && fp32_master_weights ? 4 : 0);
+}
+
+BlockRange stage_blocks(int blocks, int index, int count) {
+    return BlockRange{blocks * index / count, blocks * (index + 1) / count};
+}
+
+std::vector<ZooLayer> scenario_transformer_layers(const Scenario& scenario) {
+    return transformer_layers(*scenario.model.zoo->transformer, scenario.training.llm->sequence_length);
+}
+
+namespace {
+
+bool is_mlp(const ZooLayer& layer) { return layer.name.size() > 4 && layer.name.ends_with(".mlp"); }
+bool is_attention(const ZooLayer& layer) { return layer.name.ends_with(".attn"); }
+
+}  // namespace
+
+LlmCosts llm_costs(const Scenario& scenario, const ComputeRates& rates) {
+    const auto& llm = *scenario.training.llm;
+    const auto& config = *scenario.model.zoo->transformer;
+    const auto& p = llm.parallelism;
+    const double element = bytes_per_element(scenario.model.precision);
+    const double b = scenario.model.batch_per_gpu;
+    const double s = llm.sequence_length;
+    const double local_tokens = b * s / p.context;
+    const auto full = scenario_transformer_layers(scenario);
+
+    LlmCosts costs;
+    costs.tokens_per_sequence = llm.sequence_length;
+    costs.tensor_bytes = local_tokens * config.hidden * element;
+    costs.pipeline_bytes = costs.tensor_bytes / p.tensor;
+    costs.alltoall_bytes = local_tokens * config.hidden * config.top_k * element / p.tensor;
+    costs.context_bytes = 2 * local_tokens * config.head_dim() * config.kv_heads * element / p.tensor;
+    const bool mixed = scenario.model.precision != Precision::fp32;
+    const double states = llm.optimizer.state_bytes_per_parameter(mixed);
+    costs.optimizer_bytes_per_parameter = 2 * states + element + (mixed && llm.optimizer.fp32_master_weights ? element : 2 * element);
+    costs.memory_bytes_per_second = rates.memory_bytes_per_second;
+
+    double forward_flops = 0, recompute_flops = 0;
+    for (const auto& layer : full) {
+        forward_flops += layer.forward_flops_per_sample;
+        const bool block = is_attention(layer) || is_mlp(layer);
+        if (llm.recompute == Recompute::full && block) recompute_flops += layer.forward_flops_per_sample;
+        if (llm.recompute == Recompute::selective && is_attention(layer)) recompute_flops += 4 * s * s * config.hidden;
+    }
+    costs.model_flops_per_sequence = 3 * forward_flops;
+    costs.hardware_flops_per_sequence = 3 * forward_flops + recompute_flops;
+
+    // One rank's share of every layer: tensor parallelism splits the weights and the work t ways, context
+    // parallelism the tokens c ways, expert parallelism the experts e ways (each rank runs its experts over
+    // the tokens routed to them, as many as a dense layer's on average).
+    ZooModel shard;
+    std::vector<bool> expert_layer;
+    for (const auto& layer : full) {
+        const bool expert = config.moe() && is_mlp(layer);
+        const double split = p.tensor * (expert ? p.expert : 1);
+        shard.layers.push_back(ZooLayer{layer.name, layer.params / split, layer.forward_flops_per_sample / (p.tensor * p.context),
+                                        layer.activations_per_sample / p.context / (p.sequence_parallel ? p.tensor : 1)});
+        expert_layer.push_back(expert);
+    }
+    const auto work = layer_times(shard, scenario.model.batch_per_gpu, scenario.model.precision, rates);
+    const int virtual_count = p.pipeline * llm.pipeline.virtual_stages;
+    for (int j = 0; j < virtual_count; ++j) {
+        const auto range = stage_blocks(config.layers, j, virtual_count);
+        std::vector<size_t> indices;
+        if (j == 0) indices.push_back(0);
+        for (int block = range.first; block < range.last; ++block) {
+            indices.push_back(static_cast<size_t>(1 + 2 * block));
+            indices.push_back(static_cast<size_t>(2 + 2 * block));
+        }
+        if (j == virtual_count - 1) indices.push_back(full.size() - 1);
+        std::vector<RankLayer> stage;
+        for (size_t i : indices) {
+            const auto& layer = work[i];
+            double recompute_s = 0;
+            const bool block = is_attention(full[i]) || is_mlp(full[i]);
+            if (llm.recompute == Recompute::full && block) recompute_s = layer.forward_s;
+            if (llm.recompute == Recompute::selective && is_attention(full[i]))
+                recompute_s = b * 4 * s * s * config.hidden / (p.tensor * p.context) / rates.flops_per_second;
+            stage.push_back(RankLayer{layer.name, layer.forward_s, layer.backward_s + recompute_s, shard.layers[i].params,
+                                      layer.gradient_bytes, expert_layer[i], block && p.tensor > 1, is_attention(full[i])});
+        }
+        costs.virtual_stages.push_back(std::move(stage));
+    }
+    return costs;
+}
+
+}  // namespace dtsim

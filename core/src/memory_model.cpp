@@ -1,0 +1,114 @@
+#include "dtsim/memory_model.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "dtsim/llm_costs.hpp"
+#include "dtsim/scenario.hpp"
+
+namespace dtsim {
+
+ModelStates zero_model_states(double parameters, int shards, int stage, double weight_bytes, double gradient_bytes,
+                              double optimizer_bytes) {
+    const double n = shards;
+    return ModelStates{parameters * weight_bytes / (stage >= 3 ? n : 1), parameters * gradient_bytes / (stage >= 2 ? n : 1),
+                       parameters * optimizer_bytes / (stage >= 1 ? n : 1)};
+}
+
+double layer_activation_bytes(double sequence, double micro_batch, double hidden, double heads, int tensor,
+                              bool sequence_parallel, Recompute recompute) {
+    const double sbh = sequence * micro_batch * hidden;
+    const double t = tensor;
+    if (recompute == Recompute::full) return 2 * sbh / (sequence_parallel ? t : 1);
+    const double attention_core = recompute == Recompute::selective ? 0 : 5 * heads * sequence / hidden;
+    if (sequence_parallel) return sbh / t * (34 + attention_core);
+    return sbh * (10 + 24 / t + attention_core / t);
+}
+
+namespace {
+
+// How many microbatches' activations stage `stage` holds at most: all of them in GPipe; in 1F1B those it
+// has run forward before its first backward; interleaving holds more of them on every stage.
+double microbatches_held(const LlmSpec& llm, int stage, int microbatches) {
+    const int stages = llm.parallelism.pipeline;
+    switch (llm.pipeline.schedule) {
+        case PipelineSchedule::gpipe: return microbatches;
+        case PipelineSchedule::one_f_one_b: return std::min(stages - stage, microbatches);
+        case PipelineSchedule::interleaved: {
+            const double v = llm.pipeline.virtual_stages;
+            return std::min<double>((stages - stage) * (1 + (stages - 1) / (stages * v)), microbatches);
+        }
+    }
+    return microbatches;
+}
+
+MemoryEstimate llm_memory(const Scenario& scenario) {
+    const auto& llm = *scenario.training.llm;
+    const auto& config = *scenario.model.zoo->transformer;
+    const auto& p = llm.parallelism;
+    const bool mixed = scenario.model.precision != Precision::fp32;
+    const double element = bytes_per_element(scenario.model.precision);
+    const double optimizer = llm.optimizer.state_bytes_per_parameter(mixed);
+    const auto costs = llm_costs(scenario, ComputeRates{1, 1, 0});
+    MemoryEstimate peak;
+    peak.capacity = scenario.cluster.gpu.memory_bytes;
+    for (int stage = 0; stage < p.pipeline; ++stage) {
+        double dense = 0, expert = 0, blocks = 0;
+        for (int chunk = 0; chunk < llm.pipeline.virtual_stages; ++chunk)
+            for (const auto& layer : costs.virtual_stages[static_cast<size_t>(stage + chunk * p.pipeline)]) {
+                (layer.expert ? expert : dense) += layer.parameters;
+                blocks += layer.attention ? 1 : 0;
+            }
+        // Hybrid FSDP shards within a node and replicates across nodes.
+        const int shards = llm.fsdp && llm.fsdp_sharding == FsdpSharding::hybrid
+                               ? std::min(p.data * p.context, std::max(1, scenario.cluster.gpus_per_node / p.tensor))
+                               : p.data * p.context;
+        auto states = zero_model_states(dense, shards, llm.zero_stage, element, element, optimizer);
+        const auto expert_states = zero_model_states(expert, shards / p.expert, llm.zero_stage, element, element, optimizer);
+        states.weights += expert_states.weights;
+        states.gradients += expert_states.gradients;
+        states.optimizer += expert_states.optimizer;
+        const double per_layer = layer_activation_bytes(llm.sequence_length / static_cast<double>(p.context),
+                                                        scenario.model.batch_per_gpu, config.hidden, config.heads, p.tensor,
+                                                        p.sequence_parallel, llm.recompute);
+        const double activations =
+            per_layer * blocks / llm.pipeline.virtual_stages * microbatches_held(llm, stage, scenario.training.accumulation_steps);
+        MemoryEstimate estimate{states, activations, kFrameworkReserveBytes, peak.capacity, stage};
+        if (stage == 0 || estimate.peak() > peak.peak()) peak = estimate;
+    }
+    return peak;
+}
+
+// Plain data parallelism: every GPU holds the whole model, its gradients, the optimizer's states and one
+// micro-batch's layer outputs.
+MemoryEstimate replicated_memory(const Scenario& scenario) {
+    const auto& model = scenario.model;
+    const double element = bytes_per_element(model.precision);
+    const bool mixed = model.precision != Precision::fp32;
+    const double parameters = model.zoo ? model.zoo->total_parameters() : model.direct.gradient_bytes / element;
+    double activations = 0;
+    if (model.zoo)
+        for (const auto& layer : model.zoo->layers) activations += layer.activations_per_sample * model.batch_per_gpu * element;
+    MemoryEstimate estimate;
+    estimate.states = zero_model_states(parameters, 1, 0, element, element, OptimizerSpec{}.state_bytes_per_parameter(mixed));
+    estimate.activations = activations;
+    estimate.capacity = scenario.cluster.gpu.memory_bytes;
+    return estimate;
+}
+
+}  // namespace
+
+MemoryEstimate estimate_memory(const Scenario& scenario) {
+    return scenario.training.llm ? llm_memory(scenario) : replicated_memory(scenario);
+}
+
+std::string describe_fit(double peak_bytes, double capacity_bytes) {
+    char text[96];
+    if (peak_bytes <= capacity_bytes)
+        std::snprintf(text, sizeof text, "fits: %.1f of %.1f GB", peak_bytes / 1e9, capacity_bytes / 1e9);
+    else
+        std::snprintf(text, sizeof text, "does not fit: needs %.1f GB of %.1f GB", peak_bytes / 1e9, capacity_bytes / 1e9);
+    return text;
+}
+
+}  // namespace dtsim
