@@ -69,7 +69,7 @@ ParallelismSpec read_parallelism(const ConfigNode& training, int gpus) {
     return p;
 }
 
-PipelineSpec read_pipeline(const ConfigNode& training, int stages, int blocks, int& microbatches) {
+PipelineSpec read_pipeline(const ConfigNode& training, int& microbatches) {
     PipelineSpec pipeline;
     if (!training.has("pipeline")) return pipeline;
     const auto node = training.child("pipeline");
@@ -79,10 +79,6 @@ PipelineSpec read_pipeline(const ConfigNode& training, int stages, int blocks, i
     if (pipeline.virtual_stages > 1 && pipeline.schedule != PipelineSchedule::interleaved)
         node.fail("virtual_stages", "needs schedule: interleaved-1f1b (model chunks per stage interleave only there)");
     if (node.has("microbatches")) microbatches = static_cast<int>(node.integer("microbatches", 1, 1 << 20));
-    if (blocks % (stages * pipeline.virtual_stages) != 0)
-        node.fail(node.has("virtual_stages") ? "virtual_stages" : "schedule",
-                  "the model's " + std::to_string(blocks) + " layers do not divide into pipeline × virtual_stages = " +
-                      std::to_string(stages * pipeline.virtual_stages) + " equal parts");
     return pipeline;
 }
 
@@ -163,7 +159,14 @@ void read_llm(const ConfigNode& doc, Scenario& scenario) {
     if (config.experts % p.expert != 0)
         parallelism.fail("expert", "must divide the model's " + std::to_string(config.experts) + " experts");
     int microbatches = 0;
-    llm.pipeline = read_pipeline(training, p.pipeline, config.layers, microbatches);
+    llm.pipeline = read_pipeline(training, microbatches);
+    if (const int parts = p.pipeline * llm.pipeline.virtual_stages; config.layers % parts != 0) {
+        const bool chunks = llm.pipeline.virtual_stages > 1;
+        (chunks ? training.child("pipeline") : parallelism)
+            .fail(chunks ? "virtual_stages" : "pipeline", "the model's " + std::to_string(config.layers) +
+                                                              " layers do not divide into pipeline × virtual_stages = " +
+                                                              std::to_string(parts) + " equal parts");
+    }
     llm.sequence_length = config.sequence_length;
     if (model.has("sequence_length")) llm.sequence_length = static_cast<int>(model.integer("sequence_length", 1, 1 << 24));
     if (llm.sequence_length % p.context != 0) parallelism.fail("context", "must divide the sequence length (" + std::to_string(llm.sequence_length) + ")");

@@ -27,17 +27,6 @@ void enter_collective(const sg4::BarrierPtr& flow_entry) {
     if (flow_entry) flow_entry->wait();
 }
 
-void allreduce(const Actor& actor, const RankGroup& all, double bytes) {
-    switch (actor.ctx.scenario.training.strategy.algorithm) {
-        case AllReduceAlgorithm::ring:
-            return ring_allreduce(actor, all, bytes, calibrated_extra_step_s(actor.ctx, NetworkOp::allreduce, all, bytes, 2 * (all.count - 1)));
-        case AllReduceAlgorithm::hierarchical: return hierarchical_allreduce(actor, all.me(), bytes);
-        case AllReduceAlgorithm::tree: return tree_allreduce(actor, all, bytes);
-        case AllReduceAlgorithm::halving_doubling: return halving_doubling_allreduce(actor, all, bytes);
-        case AllReduceAlgorithm::direct: return direct_allreduce(actor, all, bytes);
-    }
-}
-
 // Records a bucket's first collective, which this rank (whose data took `compute_s`) began at `start_s`:
 // the part spent on the slowest rank's compute as a wait on that worker, the rest as communication.
 void record_synchronised(SimulationContext& ctx, CollectiveReadiness& readiness, long long number, double compute_s,
@@ -74,7 +63,7 @@ void first_collective(const Actor& actor, const RankGroup& ring, const Compresse
         ring_pass(actor, ring, bucket.first_bytes, ring.count - 1,
                   calibrated_extra_step_s(actor.ctx, NetworkOp::allgather, ring, bucket.first_bytes * ring.count, ring.count - 1));
     else
-        allreduce(actor, ring, bucket.first_bytes);
+        scenario_allreduce(actor, ring, bucket.first_bytes);
 }
 
 // PowerSGD's second factor, when the bucket has one.
@@ -83,7 +72,7 @@ void second_collective(const Actor& actor, const RankGroup& ring, const Compress
     if (bucket.second_bytes <= 0) return;
     const double start = sg4::Engine::get_clock();
     enter_collective(flow_entry);
-    allreduce(actor, ring, bucket.second_bytes);
+    scenario_allreduce(actor, ring, bucket.second_bytes);
     actor.ctx.record(ring.me(), Lane::comm, "allreduce", it, index, start, bucket.second_bytes);
 }
 

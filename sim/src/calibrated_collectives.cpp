@@ -44,4 +44,16 @@ double pair_exchange_extra_s(const SimulationContext& ctx, int a, int b, double 
     return cluster.node_of(a) == cluster.node_of(b) ? 0 : ctx.costs.inter_node_pair_exchange_extra_s(bytes);
 }
 
+void scenario_allreduce(const Actor& actor, const RankGroup& group, double bytes) {
+    switch (actor.ctx.scenario.training.strategy.algorithm) {
+        case AllReduceAlgorithm::ring:
+            return ring_allreduce(actor, group, bytes,
+                                  calibrated_extra_step_s(actor.ctx, NetworkOp::allreduce, group, bytes, 2 * (group.count - 1)));
+        case AllReduceAlgorithm::hierarchical: return hierarchical_allreduce(actor, group.me(), bytes);
+        case AllReduceAlgorithm::tree: return tree_allreduce(actor, group, bytes);
+        case AllReduceAlgorithm::halving_doubling: return halving_doubling_allreduce(actor, group, bytes);
+        case AllReduceAlgorithm::direct: return direct_allreduce(actor, group, bytes);
+    }
+}
+
 }  // namespace dtsim::sim

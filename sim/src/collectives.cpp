@@ -17,21 +17,27 @@ namespace {
 int g_token = 0;  // payload of collective messages: only their simulated size matters
 int* g_received = nullptr;  // where asynchronous receives put that payload
 
+// The mailbox of a message stream between two ranks: the actor's communication stream, then `channel`
+// within it (the two trees of a double binary tree).
+sg4::Mailbox* mailbox(const Actor& actor, int from, int to, int channel) {
+    return actor.ctx.link_mailbox(from, to, actor.stream * kChannelsPerStream + channel);
+}
+
 // Starts a send; none (null) when the scenario's debug option loses the message.
-sg4::CommPtr post_send(SimulationContext& ctx, int me, int to, double bytes, int channel = 0) {
-    if (ctx.lose_message_to(to)) return nullptr;
-    return ctx.link_mailbox(me, to, channel)->put_async(&g_token, static_cast<uint64_t>(bytes));
+sg4::CommPtr post_send(const Actor& actor, int me, int to, double bytes, int channel = 0) {
+    if (actor.ctx.lose_message_to(to)) return nullptr;
+    return mailbox(actor, me, to, channel)->put_async(&g_token, static_cast<uint64_t>(bytes));
 }
 
 // Starts a send after the message's sender-side software overhead.
-sg4::CommPtr start_send(SimulationContext& ctx, int me, int to, double bytes, int channel = 0) {
-    const auto cost = ctx.message_cost(me, to, bytes);
+sg4::CommPtr start_send(const Actor& actor, int me, int to, double bytes, int channel = 0) {
+    const auto cost = actor.ctx.message_cost(me, to, bytes);
     if (cost.overhead_s > 0) sg4::this_actor::sleep_for(cost.overhead_s);
-    return post_send(ctx, me, to, cost.wire_bytes, channel);
+    return post_send(actor, me, to, cost.wire_bytes, channel);
 }
 
-sg4::CommPtr start_receive(SimulationContext& ctx, int from, int me, int channel = 0) {
-    return ctx.link_mailbox(from, me, channel)->get_async<int>(&g_received);
+sg4::CommPtr start_receive(const Actor& actor, int from, int me, int channel = 0) {
+    return mailbox(actor, from, me, channel)->get_async<int>(&g_received);
 }
 
 void keep(std::vector<sg4::CommPtr>& comms, sg4::CommPtr comm) {
@@ -44,7 +50,7 @@ void wait_all(const Actor& actor, const std::vector<sg4::CommPtr>& comms, const 
 }
 
 void send(const Actor& actor, int me, int to, double bytes) {
-    if (auto comm = start_send(actor.ctx, me, to, bytes)) {
+    if (auto comm = start_send(actor, me, to, bytes)) {
         actor.waits_for("a collective send to complete", to);
         comm->wait();
     }
@@ -52,13 +58,13 @@ void send(const Actor& actor, int me, int to, double bytes) {
 
 void receive(const Actor& actor, int from, int me) {
     actor.waits_for("a collective message", from);
-    actor.ctx.link_mailbox(from, me)->get<int>();
+    mailbox(actor, from, me, 0)->get<int>();
 }
 
 // Sends a message to `to` while receiving from `from`: `extra_s` and the message's own overhead first.
 void send_receive(const Actor& actor, int me, int to, int from, const MessageCost& cost, double extra_s = 0) {
     if (const double wait = cost.overhead_s + extra_s; wait > 0) sg4::this_actor::sleep_for(wait);
-    auto sent = post_send(actor.ctx, me, to, cost.wire_bytes);
+    auto sent = post_send(actor, me, to, cost.wire_bytes);
     receive(actor, from, me);
     if (sent) {
         actor.waits_for("a collective send to complete", to);
@@ -82,7 +88,7 @@ public:
     void run() {
         for (int t = 0; t < 2; ++t) {
             for (int child : trees_[t].children)
-                expect(t, Step::from_child, start_receive(actor_.ctx, rank(child), group_.me(), t));
+                expect(t, Step::from_child, start_receive(actor_, rank(child), group_.me(), t));
             if (trees_[t].children.empty()) reduced(t);
         }
         std::array<size_t, 2> children_heard {0, 0};
@@ -115,13 +121,13 @@ private:
             broadcast(tree);
             return;
         }
-        expect(tree, Step::to_parent, start_send(actor_.ctx, group_.me(), rank(parent), half_bytes_, tree));
-        expect(tree, Step::from_parent, start_receive(actor_.ctx, rank(parent), group_.me(), tree));
+        expect(tree, Step::to_parent, start_send(actor_, group_.me(), rank(parent), half_bytes_, tree));
+        expect(tree, Step::from_parent, start_receive(actor_, rank(parent), group_.me(), tree));
     }
 
     void broadcast(int tree) {
         for (int child : trees_[tree].children)
-            expect(tree, Step::to_child, start_send(actor_.ctx, group_.me(), rank(child), half_bytes_, tree));
+            expect(tree, Step::to_child, start_send(actor_, group_.me(), rank(child), half_bytes_, tree));
     }
 
     const Actor actor_;
@@ -141,13 +147,21 @@ void exchange_with_all(const Actor& actor, const RankGroup& group, double share)
     if (extra_s > 0) sg4::this_actor::sleep_for(extra_s);
     std::vector<sg4::CommPtr> comms;
     for (int step = 1; step < group.count; ++step)
-        comms.push_back(start_receive(actor.ctx, group.rank_at(group.position - step), group.me()));
+        comms.push_back(start_receive(actor, group.rank_at(group.position - step), group.me()));
     for (int step = 1; step < group.count; ++step)
-        keep(comms, start_send(actor.ctx, group.me(), group.rank_at(group.position + step), share));
+        keep(comms, start_send(actor, group.me(), group.rank_at(group.position + step), share));
     wait_all(actor, comms, "direct all-reduce messages");
 }
 
 }  // namespace
+
+sg4::CommPtr send_message(const Actor& actor, int from, int to, double bytes, int channel) {
+    return start_send(actor, from, to, bytes, channel);
+}
+
+sg4::CommPtr receive_message(const Actor& actor, int from, int to, int channel) {
+    return start_receive(actor, from, to, channel);
+}
 
 void ring_pass(const Actor& actor, const RankGroup& ring, double chunk_bytes, int steps, double extra_step_s) {
     if (ring.count < 2 || steps < 1) return;
@@ -237,7 +251,7 @@ void binomial_broadcast(const Actor& actor, const RankGroup& group, double bytes
     if (p != 0) receive(actor, group.rank_at(p - (p & -p)), group.me());  // clear the lowest set bit
     std::vector<sg4::CommPtr> sends;
     for (int mask = 1; (p & mask) == 0 && p + mask < group.count; mask <<= 1)
-        keep(sends, start_send(actor.ctx, group.me(), group.rank_at(p + mask), bytes));
+        keep(sends, start_send(actor, group.me(), group.rank_at(p + mask), bytes));
     wait_all(actor, sends, "broadcast sends to complete");
 }
 

@@ -42,11 +42,15 @@ std::string deadlock_report(const SimulationContext& ctx) {
 Run simulate(const Scenario& scenario, const std::function<void(int)>& on_iteration) {
     const auto& strategy = scenario.training.strategy;
     const int servers = strategy.kind == StrategyKind::parameter_server ? strategy.servers : 0;
-    auto engine = start_engine(scenario.cluster.gpus() + 2 * servers, scenario.cluster.network_model);
+    // An LLM layout runs up to three actors per rank (llm_actors.cpp).
+    const int actors = scenario.training.llm ? 3 * scenario.cluster.gpus() : scenario.cluster.gpus() + 2 * servers;
+    auto engine = start_engine(actors, scenario.cluster.network_model);
     const CostModel costs(scenario);
     SimulationContext ctx(scenario, costs, build_platform(scenario, costs), on_iteration);
     const auto spawn_training = [&ctx] {
-        if (ctx.scenario.training.strategy.kind == StrategyKind::allreduce)
+        if (ctx.scenario.training.llm)
+            spawn_llm_actors(ctx);
+        else if (ctx.scenario.training.strategy.kind == StrategyKind::allreduce)
             spawn_allreduce_actors(ctx);
         else
             spawn_parameter_server_actors(ctx);

@@ -9,5 +9,7 @@ namespace dtsim::sim {
 
 void spawn_allreduce_actors(SimulationContext& ctx);
 void spawn_parameter_server_actors(SimulationContext& ctx);
+/// An LLM layout (scenario.training.llm): see llm_actors.cpp.
+void spawn_llm_actors(SimulationContext& ctx);
 
 }  // namespace dtsim::sim

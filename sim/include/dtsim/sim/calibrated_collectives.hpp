@@ -18,6 +18,10 @@ namespace dtsim::sim {
 /// spread over the steps; 0 without such a calibration, or when the replay is already as slow.
 double calibrated_extra_step_s(SimulationContext& ctx, NetworkOp op, const RankGroup& ring, double bytes, int steps);
 
+/// The scenario's all-reduce algorithm over `group` (the ring with its calibrated per-step extra; the
+/// hierarchical one over the whole cluster's nodes).
+void scenario_allreduce(const Actor& actor, const RankGroup& group, double bytes);
+
 /// Time to add to an exchange of `bytes` each way between GPU ranks `a` and `b` on different nodes, both
 /// ways at once (halving-doubling's steps, each pair of direct's all-to-all): what the profile's pair
 /// exchange took beyond its ring step (PairExchange). 0 within a node or without such a calibration.

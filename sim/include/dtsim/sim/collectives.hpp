@@ -7,6 +7,8 @@
 // that a phase of s steps of c bytes takes s·L + s·c/B like its step form when links are not shared.
 // Only ring passes have a flow form: the tree, halving-doubling and direct algorithms change partners
 // from step to step, so they send every message in both fidelities.
+#include <simgrid/s4u/Comm.hpp>
+
 #include <vector>
 
 #include "dtsim/collective_trees.hpp"
@@ -31,6 +33,13 @@ struct RankGroup {
     int next() const { return rank_at(position + 1); }
     int previous() const { return rank_at(position - 1); }
 };
+
+/// A point-to-point message of `bytes` from rank `from` to `to` (pipeline sends), started after its
+/// sender-side overhead; null where the scenario's debug option loses it. `channel` keeps streams between
+/// the same two ranks apart.
+simgrid::s4u::CommPtr send_message(const Actor& actor, int from, int to, double bytes, int channel);
+/// The receive of the next message from `from` on `channel`, started now.
+simgrid::s4u::CommPtr receive_message(const Actor& actor, int from, int to, int channel);
 
 /// `steps` ring steps, each sending `chunk_bytes` to the next rank and receiving from the previous one
 /// (a reduce-scatter or an all-gather when steps = size - 1). Each step first waits `extra_step_s`

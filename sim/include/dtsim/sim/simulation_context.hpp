@@ -51,11 +51,17 @@ struct FaultLedger {
 
 class SimulationContext;
 
+/// Message channels each communication stream has between two ranks (collectives.hpp).
+inline constexpr int kChannelsPerStream = 4;
+
 /// One actor of a simulation: the context it shares with the others, and its slot there, which says what
-/// it is blocked on if the simulation deadlocks.
+/// it is blocked on if the simulation deadlocks. A rank with several communication streams at once (an
+/// LLM layout's compute stream, gradient stream and parameter-gather stream) gives each its own `stream`,
+/// so that their messages between the same two ranks never match each other's.
 struct Actor {
     SimulationContext& ctx;
     int slot;
+    int stream = 0;
     /// Records what the actor is about to block on (a peer rank, or -1).
     void waits_for(const char* what, int peer = -1) const;
 };

@@ -1,0 +1,96 @@
+#include "llm_streams.hpp"
+
+#include <simgrid/s4u/Engine.hpp>
+
+#include <algorithm>
+
+#include "dtsim/sim/calibrated_collectives.hpp"
+
+namespace dtsim::sim {
+namespace sg4 = simgrid::s4u;
+
+void FlowBarriers::enter(Stream stream, const RankGroup& group) {
+    if (!flow_ || group.count < 2) return;
+    auto& barrier = barriers_[{static_cast<int>(stream), group.first, group.stride, group.count}];
+    if (!barrier) barrier = sg4::Barrier::create(static_cast<unsigned>(group.count));
+    barrier->wait();
+}
+
+DataGroups data_groups(const SimulationContext& ctx, const ParallelLayout& layout, int rank) {
+    const auto& llm = *ctx.scenario.training.llm;
+    const auto dense = rank_group(layout.data_group(rank));
+    DataGroups groups{dense, rank_group(layout.group(rank, Dimension::dp)), dense, RankGroup{rank, 1, 1, 0}};
+    if (llm.fsdp && llm.fsdp_sharding == FsdpSharding::hybrid) {
+        // Shards within a node (its GPUs of this tensor and pipeline coordinate), replicas across nodes.
+        const int size = std::clamp(ctx.scenario.cluster.gpus_per_node / llm.parallelism.tensor, 1, dense.count);
+        const int within = dense.position % size;
+        groups.shard = RankGroup{dense.rank_at(dense.position - within), dense.stride, size, within};
+        groups.replica = RankGroup{dense.rank_at(within), dense.stride * size, dense.count / size, dense.position / size};
+    }
+    return groups;
+}
+
+namespace {
+
+const char* gradient_span_name(GradientOp op) { return op == GradientOp::allreduce ? "dp allreduce" : "dp reduce-scatter"; }
+
+void reduce(const Actor& actor, FlowBarriers& barriers, const DataGroups& groups, const GradientJob& job) {
+    const auto& group = job.expert ? groups.expert : groups.dense;
+    switch (job.op) {
+        case GradientOp::allreduce:
+            barriers.enter(Stream::gradients, group);
+            return scenario_allreduce(actor, group, job.bytes);
+        case GradientOp::reduce_scatter:
+            barriers.enter(Stream::gradients, group);
+            return ring_reduce_scatter(actor, group, job.bytes);
+        case GradientOp::hybrid:  // reduce-scatter within the shard group, all-reduce the shard across replicas
+            barriers.enter(Stream::gradients, groups.shard);
+            ring_reduce_scatter(actor, groups.shard, job.bytes);
+            barriers.enter(Stream::gradients, groups.replica);
+            return scenario_allreduce(actor, groups.replica, job.bytes / groups.shard.count);
+    }
+}
+
+}  // namespace
+
+void run_gradient_stream(const Actor& actor, RankStreams& streams, FlowBarriers& barriers, const DataGroups& groups) {
+    auto& state = actor.ctx.state(actor.slot);
+    for (;;) {
+        state.waiting_for = "a gradient bucket from backward";
+        const auto job = streams.gradients.pop();
+        if (job.last) {
+            streams.gradients_done->release();
+            if (job.iteration + 1 == actor.ctx.scenario.training.iterations) break;
+            continue;
+        }
+        state.iteration = job.iteration;
+        state.bucket = job.index;
+        const double start = sg4::Engine::get_clock();
+        state.waiting_for = "the data-parallel group's gradient collective";
+        reduce(actor, barriers, groups, job);
+        actor.ctx.record(groups.dense.me(), Lane::comm, gradient_span_name(job.op), job.iteration, job.index, start, job.bytes);
+    }
+    state.finished = true;
+}
+
+void run_gather_stream(const Actor& actor, RankStreams& streams, FlowBarriers& barriers, const DataGroups& groups) {
+    auto& state = actor.ctx.state(actor.slot);
+    for (;;) {
+        state.waiting_for = "the compute stream to need the next layer";
+        const auto job = streams.gathers.pop();
+        if (job.end) break;
+        state.waiting_for = "the compute stream to start the layer before";
+        streams.gather_credit->acquire();
+        state.iteration = job.iteration;
+        const double start = sg4::Engine::get_clock();
+        state.waiting_for = "the sharding group's parameter all-gather";
+        const auto& group = job.expert ? groups.expert : groups.shard;
+        barriers.enter(Stream::gather, group);
+        ring_allgather(actor, group, job.bytes);
+        actor.ctx.record(groups.dense.me(), Lane::comm, "dp allgather", job.iteration, job.index, start, job.bytes);
+        streams.gathered->release();
+    }
+    state.finished = true;
+}
+
+}  // namespace dtsim::sim
