@@ -11,8 +11,13 @@ double OptimizerSpec::state_bytes_per_parameter(bool mixed_precision) const {
     return moments + (mixed_precision && fp32_master_weights ? 4 : 0);
 }
 
-BlockRange stage_blocks(int blocks, int index, int count) {
-    return BlockRange{blocks * index / count, blocks * (index + 1) / count};
+BlockRange stage_blocks(const PipelineSpec& pipeline, int blocks, int index, int count) {
+    const int first = pipeline.first_stage_layers, last = pipeline.last_stage_layers;
+    if (first == 0 && last == 0) return BlockRange{blocks * index / count, blocks * (index + 1) / count};
+    // Only without interleaving (the loader checks): stage i of `count`.
+    const int middle = count > 2 ? (blocks - first - last) / (count - 2) : 0;
+    const auto start = [&](int stage) { return stage == 0 ? 0 : first + (stage - 1) * middle; };
+    return BlockRange{start(index), index == count - 1 ? blocks : start(index + 1)};
 }
 
 std::vector<ZooLayer> scenario_transformer_layers(const Scenario& scenario) {
@@ -72,7 +77,7 @@ LlmCosts llm_costs(const Scenario& scenario, const ComputeRates& rates) {
     const auto work = layer_times(shard, scenario.model.batch_per_gpu, scenario.model.precision, rates);
     const int virtual_count = p.pipeline * llm.pipeline.virtual_stages;
     for (int j = 0; j < virtual_count; ++j) {
-        const auto range = stage_blocks(config.layers, j, virtual_count);
+        const auto range = stage_blocks(llm.pipeline, config.layers, j, virtual_count);
         std::vector<size_t> indices;
         if (j == 0) indices.push_back(0);
         for (int block = range.first; block < range.last; ++block) {

@@ -73,13 +73,29 @@ PipelineSpec read_pipeline(const ConfigNode& training, int& microbatches) {
     PipelineSpec pipeline;
     if (!training.has("pipeline")) return pipeline;
     const auto node = training.child("pipeline");
-    node.require_map_with_keys({"schedule", "virtual_stages", "microbatches"});
+    node.require_map_with_keys({"schedule", "virtual_stages", "microbatches", "first_stage_layers", "last_stage_layers"});
     if (node.has("schedule")) pipeline.schedule = node.choice("schedule", kPipelineScheduleNames);
     if (node.has("virtual_stages")) pipeline.virtual_stages = static_cast<int>(node.integer("virtual_stages", 1, 1024));
     if (pipeline.virtual_stages > 1 && pipeline.schedule != PipelineSchedule::interleaved)
         node.fail("virtual_stages", "needs schedule: interleaved-1f1b (model chunks per stage interleave only there)");
     if (node.has("microbatches")) microbatches = static_cast<int>(node.integer("microbatches", 1, 1 << 20));
+    if (node.has("first_stage_layers")) pipeline.first_stage_layers = static_cast<int>(node.integer("first_stage_layers", 1, 1 << 20));
+    if (node.has("last_stage_layers")) pipeline.last_stage_layers = static_cast<int>(node.integer("last_stage_layers", 1, 1 << 20));
     return pipeline;
+}
+
+// Given first and last stage layers, the other stages share the rest equally.
+void check_uneven_stages(const ConfigNode& node, PipelineSpec& pipeline, int stages, int blocks) {
+    const auto key = node.has("first_stage_layers") ? "first_stage_layers" : "last_stage_layers";
+    if (pipeline.virtual_stages > 1) node.fail(key, "applies without interleaving (virtual_stages: 1)");
+    if (stages < 3) node.fail(key, "needs at least 3 pipeline stages: the others share the layers left");
+    const int share = blocks / stages;
+    if (pipeline.first_stage_layers == 0) pipeline.first_stage_layers = share;
+    if (pipeline.last_stage_layers == 0) pipeline.last_stage_layers = share;
+    const int rest = blocks - pipeline.first_stage_layers - pipeline.last_stage_layers;
+    if (rest <= 0 || rest % (stages - 2) != 0)
+        node.fail(key, "leaves " + std::to_string(rest) + " of the model's " + std::to_string(blocks) +
+                           " layers, which do not divide equally over the other " + std::to_string(stages - 2) + " stages");
 }
 
 // Microbatches per iteration: given, or global_batch / (micro_batch × data), or 1.
@@ -160,7 +176,9 @@ void read_llm(const ConfigNode& doc, Scenario& scenario) {
         parallelism.fail("expert", "must divide the model's " + std::to_string(config.experts) + " experts");
     int microbatches = 0;
     llm.pipeline = read_pipeline(training, microbatches);
-    if (const int parts = p.pipeline * llm.pipeline.virtual_stages; config.layers % parts != 0) {
+    if (llm.pipeline.first_stage_layers > 0 || llm.pipeline.last_stage_layers > 0) {
+        check_uneven_stages(training.child("pipeline"), llm.pipeline, p.pipeline, config.layers);
+    } else if (const int parts = p.pipeline * llm.pipeline.virtual_stages; config.layers % parts != 0) {
         const bool chunks = llm.pipeline.virtual_stages > 1;
         (chunks ? training.child("pipeline") : parallelism)
             .fail(chunks ? "virtual_stages" : "pipeline", "the model's " + std::to_string(config.layers) +

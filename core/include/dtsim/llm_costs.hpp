@@ -41,13 +41,14 @@ struct LlmCosts {
     double optimizer_s(double parameters) const { return parameters * optimizer_bytes_per_parameter / memory_bytes_per_second; }
 };
 
-/// Blocks `first` to `last` (exclusive) of virtual stage `index` of `count`: an equal share each; the
-/// embeddings go with the first, the output head with the last.
+/// Blocks `first` to `last` (exclusive) of virtual stage `index` of `count`: an equal share each, or the
+/// pipeline's first and last stage layers and an equal share of the rest for the others; the embeddings
+/// go with the first, the output head with the last.
 struct BlockRange {
     int first = 0;
     int last = 0;
 };
-BlockRange stage_blocks(int blocks, int index, int count);
+BlockRange stage_blocks(const PipelineSpec& pipeline, int blocks, int index, int count);
 
 /// The scenario's transformer at its sequence length, in zoo layers.
 std::vector<ZooLayer> scenario_transformer_layers(const Scenario& scenario);

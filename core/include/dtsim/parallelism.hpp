@@ -51,6 +51,11 @@ struct ParallelismSpec {
 struct PipelineSpec {
     PipelineSchedule schedule = PipelineSchedule::one_f_one_b;
     int virtual_stages = 1;  // model chunks per stage (interleaved-1f1b)
+    /// Layers of the first and last stage where they differ from the others' equal share (Megatron-LM's
+    /// decoder_first/last_pipeline_num_layers; Llama 3 405B takes one off each, for the embeddings and the
+    /// output head); 0: an equal share.
+    int first_stage_layers = 0;
+    int last_stage_layers = 0;
 };
 
 struct OptimizerSpec {
