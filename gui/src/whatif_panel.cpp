@@ -11,6 +11,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QVBoxLayout>
 #include <csignal>
@@ -71,9 +72,17 @@ WhatIfPanel::WhatIfPanel(const QString& dtsim_executable, QWidget* parent)
     progress_->setValue(0);
     log_->setReadOnly(true);
     log_->setMaximumBlockCount(500);
+    // The knobs scroll rather than squeeze: with the large-model ones they outgrow a small window.
+    auto* knobs = new QWidget;
+    auto* knobs_layout = new QVBoxLayout(knobs);
+    knobs_layout->addLayout(form);
+    knobs_layout->addWidget(llm_);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(knobs);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
     auto* layout = new QVBoxLayout(this);
-    layout->addLayout(form);
-    layout->addWidget(llm_);
+    layout->addWidget(scroll, 3);
     layout->addLayout(buttons);
     layout->addWidget(log_, 1);
 
