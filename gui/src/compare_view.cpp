@@ -13,7 +13,8 @@
 namespace dtsim::gui {
 
 CompareView::CompareView(QWidget* parent)
-    : QWidget(parent), first_title_(new QLabel(this)), second_title_(new QLabel(this)), first_(new TimelineWidget(this)),
+    : QWidget(parent), first_title_(new QLabel(this)), second_title_(new QLabel(this)),
+      dimension_legend_(make_dimension_legend(this)), first_(new TimelineWidget(this)),
       second_(new TimelineWidget(this)), errors_(new MetricErrorModel(this)) {
     auto* table = new QTableView(this);
     table->setModel(errors_);
@@ -23,6 +24,7 @@ CompareView::CompareView(QWidget* parent)
     auto* top = new QHBoxLayout;
     top->addWidget(first_title_, 1);
     top->addWidget(make_kind_legend(this));
+    top->addWidget(dimension_legend_);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(first_, 1);
@@ -44,18 +46,20 @@ void CompareView::show_runs(std::shared_ptr<const LoadedRun> first, std::shared_
     if (!runs_[0] || !runs_[1]) {
         first_title_->setText(tr("Select two runs in the browser (Ctrl+click) to compare them"));
         second_title_->clear();
+        dimension_legend_->hide();
         first_->set_store(nullptr);
         second_->set_store(nullptr);
         errors_->set_comparison({}, {}, {});
         return;
     }
+    dimension_legend_->setVisible(!runs_[0]->pipeline_stages.empty() || !runs_[1]->pipeline_stages.empty());
     const auto& a = runs_[0]->run;
     const auto& b = runs_[1]->run;
     first_title_->setText(describe_run(a));
     second_title_->setText(describe_run(b));
     const double extent = std::max(runs_[0]->store->end_time(), runs_[1]->store->end_time());
-    first_->set_store(runs_[0]->store, extent);
-    second_->set_store(runs_[1]->store, extent);
+    first_->set_store(runs_[0]->store, extent, runs_[0]->pipeline_stages);
+    second_->set_store(runs_[1]->store, extent, runs_[1]->pipeline_stages);
     const auto comparison = compare_runs(a, b);
     const auto label = [](const Run& run, const char* role) {
         return QStringLiteral("%1: run %2 (%3)").arg(QLatin1String(role)).arg(run.id).arg(QString::fromStdString(to_string(run.kind)));

@@ -25,6 +25,7 @@ public:
 private:
     QLabel* first_title_;
     QLabel* second_title_;
+    QWidget* dimension_legend_;
     TimelineWidget* first_;
     TimelineWidget* second_;
     MetricErrorModel* errors_;

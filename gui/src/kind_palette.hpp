@@ -9,4 +9,10 @@ constexpr std::array<std::uint32_t, 3> kKindRgb{0xFF0072B2u, 0xFFE69F00u, 0xFFCC
 constexpr std::array<const char*, 3> kKindNames{"compute", "communication", "wait"};
 constexpr std::uint32_t kLaneBackgroundRgb = 0xFFF7F7F7u;
 
+/// An LLM layout's communication by dimension, indexed by dtsim::Dimension (tp, cp, ep, dp, pp): the
+/// Okabe-Ito colours the kinds leave free, so that no dimension reads as compute or waiting.
+constexpr std::array<std::uint32_t, 5> kDimensionRgb{0xFFD55E00u, 0xFFF0E442u, 0xFF009E73u, 0xFF56B4E9u, 0xFF000000u};
+/// A pipeline bubble: light, so that idle stages stand out from the busy ones at a glance.
+constexpr std::uint32_t kBubbleRgb = 0xFFF3DCEAu;
+
 }  // namespace dtsim::gui

@@ -62,12 +62,12 @@ void raster_lane_bands(const SpanStore& store, const PixelGrid& grid, const std:
         const auto& table = shades();
         if (band.split_by_kind) {
             // One strip per kind, so overlapping compute and communication are both visible.
-            const int height = band.y1 - band.y0;
             for (int k = 0; k < kKinds; ++k) {
                 const auto& c = coverage.per_kind[static_cast<size_t>(k)];
                 const auto& kind_shades = table[static_cast<size_t>(k)];
                 for (int x = 0; x < grid.width; ++x) row[static_cast<size_t>(x)] = shade(kind_shades, c[static_cast<size_t>(x)], scale);
-                fill_rows(pixels, stride, band.y0 + height * k / kKinds, band.y0 + height * (k + 1) / kKinds, row);
+                const auto [top, bottom] = band.kind_strip(k);
+                fill_rows(pixels, stride, top, bottom, row);
             }
             continue;
         }

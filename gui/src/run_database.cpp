@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "pipeline_stages.hpp"
+
 namespace dtsim::gui {
 
 const std::string& RunDatabase::existing(const std::string& path) {
@@ -28,6 +30,7 @@ std::shared_ptr<const LoadedRun> RunDatabase::load(std::int64_t id) {
     if (!run) return nullptr;
     auto loaded = std::make_shared<LoadedRun>();
     loaded->store = std::make_shared<const SpanStore>(SpanStore::from_run(*run));
+    loaded->pipeline_stages = pipeline_stages(*run, *loaded->store);
     run->spans.clear();
     run->spans.shrink_to_fit();
     loaded->run = std::move(*run);

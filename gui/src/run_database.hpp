@@ -15,6 +15,7 @@ namespace dtsim::gui {
 struct LoadedRun {
     Run run;  // run.spans is empty
     std::shared_ptr<const SpanStore> store;
+    std::vector<int> pipeline_stages;  // per store slot; empty without an LLM layout (pipeline_stages.hpp)
 };
 
 class RunDatabase {

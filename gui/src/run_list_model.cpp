@@ -1,8 +1,43 @@
 #include "run_list_model.hpp"
 
+#include <array>
+
 #include "dtsim/units.hpp"
 
 namespace dtsim::gui {
+namespace {
+
+// Three significant figures at most, without a trailing ".0": "93.1", "80", "141".
+QString short_number(double value) {
+    QString text = QString::number(value, 'f', value < 10 ? 2 : value < 100 ? 1 : 0);
+    if (text.contains(QLatin1Char('.'))) {
+        while (text.endsWith(QLatin1Char('0'))) text.chop(1);
+        if (text.endsWith(QLatin1Char('.'))) text.chop(1);
+    }
+    return text;
+}
+
+QString with_prefix(double value) {
+    constexpr std::array<const char*, 5> kPrefixes{"", " k", " M", " G", " T"};
+    size_t prefix = 0;
+    for (; value >= 1000 && prefix + 1 < kPrefixes.size(); ++prefix) value /= 1000;
+    return short_number(value) + QLatin1String(kPrefixes[prefix]);
+}
+
+// "93.1/80 GB ✗": the peak memory per GPU against the GPU's, and whether it fits.
+QString memory_text(const RunSummary& summary) {
+    return QStringLiteral("%1/%2 GB %3")
+        .arg(short_number(summary.memory_per_gpu_bytes / 1e9), short_number(summary.memory_capacity_bytes / 1e9),
+             summary.fits ? QStringLiteral("✓") : QStringLiteral("✗"));
+}
+
+// Runs without an LLM layout leave these figures at 0: their cells stay empty.
+QVariant llm_figure(double value, int role, const QString& text) {
+    if (role == RunListModel::kSortRole) return value;
+    return value > 0 ? QVariant(text) : QVariant(QString());
+}
+
+}  // namespace
 
 void RunListModel::set_runs(std::vector<RunListEntry> runs) {
     beginResetModel();
@@ -24,7 +59,7 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
     if (role != Qt::DisplayRole && role != kSortRole && role != Qt::TextAlignmentRole) return {};
     const auto& run = runs_[static_cast<size_t>(index.row())];
-    const bool numeric = index.column() == id || index.column() == gpus || index.column() == iteration_time;
+    const bool numeric = index.column() != kind && index.column() != scenario && index.column() != strategy && index.column() != date;
     if (role == Qt::TextAlignmentRole) return numeric ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
     switch (index.column()) {
     case id: return QVariant::fromValue<qlonglong>(run.id);
@@ -34,6 +69,11 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
     case strategy: return QString::fromStdString(run.strategy);
     case iteration_time:
         return role == kSortRole ? QVariant(run.iteration_time_s) : QVariant(QString::fromStdString(format_seconds(run.iteration_time_s)));
+    case mfu:
+        return llm_figure(run.summary.model_flops_utilisation, role,
+                          short_number(100 * run.summary.model_flops_utilisation) + QStringLiteral(" %"));
+    case tokens_per_s: return llm_figure(run.summary.tokens_per_s, role, with_prefix(run.summary.tokens_per_s));
+    case memory: return llm_figure(run.summary.memory_per_gpu_bytes, role, memory_text(run.summary));
     case date: return QString::fromStdString(run.created_at);
     default: return {};
     }
@@ -41,7 +81,8 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
 
 QVariant RunListModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    static const char* const names[column_count] = {"id", "kind", "scenario", "GPUs", "strategy", "iteration", "date"};
+    static const char* const names[column_count] = {"id",        "kind", "scenario", "GPUs",       "strategy",
+                                                                    "iteration", "MFU",  "tokens/s", "memory/GPU", "date"};
     return section >= 0 && section < column_count ? QVariant(QString::fromLatin1(names[section])) : QVariant();
 }
 

@@ -1,5 +1,6 @@
 #pragma once
-// The run browser's rows: one per stored run (id, kind, scenario, GPUs, strategy, iteration time, date).
+// The run browser's rows: one per stored run (id, kind, scenario, GPUs, strategy, iteration time, and
+// for an LLM layout its MFU, tokens/s and peak memory per GPU against the GPU's, then the date).
 #include <QAbstractTableModel>
 #include <vector>
 
@@ -10,7 +11,7 @@ namespace dtsim::gui {
 class RunListModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { id, kind, scenario, gpus, strategy, iteration_time, date, column_count };
+    enum Column { id, kind, scenario, gpus, strategy, iteration_time, mfu, tokens_per_s, memory, date, column_count };
     static constexpr int kSortRole = Qt::UserRole;  // numbers sort as numbers
 
     using QAbstractTableModel::QAbstractTableModel;

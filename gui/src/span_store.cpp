@@ -287,16 +287,30 @@ KindTotals SpanStore::totals(const std::vector<int>& rank_slots, double t0, doub
     return totals;
 }
 
+SpanInfo SpanStore::info_of(const Track& t, size_t i, Lane kind) const {
+    return {kind, names_[t.name[i]], t.iteration[i], t.index[i], t.start[i], t.start[i] + t.duration[i], t.bytes[i]};
+}
+
 bool SpanStore::span_at(int slot, Lane kind, double t, SpanInfo& info) const {
     const auto& tr = track(slot, static_cast<int>(kind));
     bool found = false;
     for (size_t i = first_visible(tr, t); i < tr.size() && tr.start[i] <= t; ++i) {
         if (t >= tr.start[i] + tr.duration[i]) continue;
-        info = {kind,          names_[tr.name[i]], tr.iteration[i], tr.index[i], tr.start[i], tr.start[i] + tr.duration[i],
-                tr.bytes[i]};
+        info = info_of(tr, i, kind);
         found = true;  // keep the latest-starting (innermost) span
     }
     return found;
+}
+
+std::vector<SpanInfo> SpanStore::spans_between(int slot, Lane kind, double t0, double t1, double min_duration_s) const {
+    const auto& tr = track(slot, static_cast<int>(kind));
+    std::vector<SpanInfo> out;
+    for (size_t i = first_visible(tr, t0); i < tr.size() && tr.start[i] < t1; ++i) {
+        const double end = tr.start[i] + tr.duration[i];
+        if (end <= t0 || tr.duration[i] < min_duration_s) continue;
+        out.push_back(info_of(tr, i, kind));
+    }
+    return out;
 }
 
 }  // namespace dtsim::gui

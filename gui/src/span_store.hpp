@@ -79,6 +79,8 @@ public:
     KindTotals totals(const std::vector<int>& rank_slots, double t0, double t1) const;
     /// The span of that kind covering time t on that rank, if any.
     bool span_at(int slot, Lane kind, double t, SpanInfo& info) const;
+    /// The spans of that kind on that rank overlapping [t0, t1) and at least `min_duration_s` long, by start.
+    std::vector<SpanInfo> spans_between(int slot, Lane kind, double t0, double t1, double min_duration_s) const;
 
 private:
     struct Track {
@@ -101,6 +103,7 @@ private:
     void build_group_pyramids();
     bool is_whole_group(const int* rank_slots, int count) const;
     size_t first_visible(const Track& t, double t0) const;
+    SpanInfo info_of(const Track& t, size_t i, Lane kind) const;
 
     std::vector<RankInfo> ranks_;
     std::vector<Track> tracks_;

@@ -7,22 +7,45 @@
 
 #include "dtsim/units.hpp"
 #include "kind_palette.hpp"
+#include "llm_spans.hpp"
 #include "timeline_widget.hpp"
 
 namespace dtsim::gui {
 
-QWidget* make_kind_legend(QWidget* parent) {
+namespace {
+
+QWidget* make_legend(QWidget* parent, const std::vector<std::pair<std::uint32_t, QString>>& entries) {
     auto* legend = new QWidget(parent);
     auto* layout = new QHBoxLayout(legend);
     layout->setContentsMargins(0, 0, 0, 0);
-    for (size_t k = 0; k < kKindRgb.size(); ++k) {
+    for (const auto& [rgb, name] : entries) {
         auto* swatch = new QLabel(legend);
         swatch->setFixedSize(14, 14);
-        swatch->setStyleSheet(QStringLiteral("background:%1;").arg(QColor::fromRgb(kKindRgb[k]).name()));
+        swatch->setStyleSheet(QStringLiteral("background:%1;").arg(QColor::fromRgb(rgb).name()));
         layout->addWidget(swatch);
-        layout->addWidget(new QLabel(QString::fromLatin1(kKindNames[k]), legend));
+        layout->addWidget(new QLabel(name, legend));
     }
     layout->addStretch();
+    return legend;
+}
+
+}  // namespace
+
+QWidget* make_kind_legend(QWidget* parent) {
+    std::vector<std::pair<std::uint32_t, QString>> entries;
+    for (size_t k = 0; k < kKindRgb.size(); ++k) entries.emplace_back(kKindRgb[k], QString::fromLatin1(kKindNames[k]));
+    return make_legend(parent, entries);
+}
+
+QWidget* make_dimension_legend(QWidget* parent) {
+    std::vector<std::pair<std::uint32_t, QString>> entries;
+    for (const auto& [dimension, name] : kDimensionNames.entries)
+        entries.emplace_back(kDimensionRgb[static_cast<size_t>(dimension)],
+                             QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size())).toUpper());
+    entries.emplace_back(kBubbleRgb, QString::fromUtf8(kBubbleSpanName.data(), static_cast<qsizetype>(kBubbleSpanName.size())));
+    auto* legend = make_legend(parent, entries);
+    legend->setObjectName(QStringLiteral("dimension_legend"));
+    legend->hide();
     return legend;
 }
 
@@ -36,7 +59,7 @@ QString describe_run(const Run& run) {
 }
 
 TimelineView::TimelineView(QWidget* parent)
-    : QWidget(parent), title_(new QLabel(this)), filter_(new QLineEdit(this)), timeline_(new TimelineWidget(this)),
+    : QWidget(parent), title_(new QLabel(this)), dimension_legend_(make_dimension_legend(this)), filter_(new QLineEdit(this)), timeline_(new TimelineWidget(this)),
       totals_(new QLabel(this)) {
     filter_->setPlaceholderText(tr("Lane filter (regular expression), e.g. gpu [0-7]$|server"));
     filter_->setClearButtonEnabled(true);
@@ -45,6 +68,7 @@ TimelineView::TimelineView(QWidget* parent)
     auto* top = new QHBoxLayout;
     top->addWidget(title_, 1);
     top->addWidget(make_kind_legend(this));
+    top->addWidget(dimension_legend_);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(filter_);
@@ -60,7 +84,8 @@ TimelineView::TimelineView(QWidget* parent)
 void TimelineView::show_run(std::shared_ptr<const LoadedRun> run) {
     run_ = std::move(run);
     title_->setText(run_ ? describe_run(run_->run) : tr("No run selected"));
-    timeline_->set_store(run_ ? run_->store : nullptr);
+    timeline_->set_store(run_ ? run_->store : nullptr, 0, run_ ? run_->pipeline_stages : std::vector<int>{});
+    dimension_legend_->setVisible(run_ && !run_->pipeline_stages.empty());
 }
 
 }  // namespace dtsim::gui

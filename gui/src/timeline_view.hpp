@@ -14,6 +14,8 @@ class TimelineWidget;
 
 /// A row of coloured swatches naming the span kinds.
 QWidget* make_kind_legend(QWidget* parent);
+/// The swatches of an LLM layout's communication dimensions and pipeline bubbles (hidden until a run has one).
+QWidget* make_dimension_legend(QWidget* parent);
 /// "run 3 — resnet50 (predicted), allreduce/ring, 16 GPUs, iteration 120 ms"
 QString describe_run(const Run& run);
 
@@ -26,6 +28,7 @@ public:
 
 private:
     QLabel* title_;
+    QWidget* dimension_legend_;
     QLineEdit* filter_;
     TimelineWidget* timeline_;
     QLabel* totals_;

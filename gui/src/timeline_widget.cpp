@@ -10,12 +10,14 @@
 
 #include "dtsim/units.hpp"
 #include "kind_palette.hpp"
+#include "llm_overlay.hpp"
 #include "time_axis.hpp"
 
 namespace dtsim::gui {
 namespace {
 
 constexpr double kMaxRowHeight = 18;
+constexpr double kMaxStageRowHeight = 30;  // strips tall enough for pass labels
 constexpr double kMinBandHeight = 2;  // thinner rows are merged into bands this tall
 constexpr int kSplitMinHeight = 6;    // a single rank this tall shows one strip per kind
 
@@ -39,8 +41,9 @@ TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
     setMinimumSize(400, 120);
 }
 
-void TimelineWidget::set_store(std::shared_ptr<const SpanStore> store, double extent) {
+void TimelineWidget::set_store(std::shared_ptr<const SpanStore> store, double extent, std::vector<int> pipeline_stages) {
     store_ = std::move(store);
+    layout_.set_stages(std::move(pipeline_stages));
     range_.set_extent(extent > 0 ? extent : (store_ ? store_->end_time() : 1));
     selection_.reset();
     relayout();
@@ -65,8 +68,8 @@ bool TimelineWidget::set_lane_filter(const QString& pattern) {
     return true;
 }
 
-void TimelineWidget::toggle_node(int node) {
-    layout_.toggle_node(node);
+void TimelineWidget::toggle_group(int group) {
+    layout_.toggle_group(group);
     relayout();
 }
 
@@ -89,8 +92,9 @@ int TimelineWidget::x_at_time(double t) const {
 }
 
 double TimelineWidget::row_height() const {
-    if (rows_.empty()) return kMaxRowHeight;
-    return std::min(kMaxRowHeight, static_cast<double>(lane_area().height()) / static_cast<double>(rows_.size()));
+    const double max = layout_.by_stage() ? kMaxStageRowHeight : kMaxRowHeight;
+    if (rows_.empty()) return max;
+    return std::min(max, static_cast<double>(lane_area().height()) / static_cast<double>(rows_.size()));
 }
 
 int TimelineWidget::row_at_y(int y) const {
@@ -109,7 +113,7 @@ std::vector<LaneBand> TimelineWidget::bands() const {
         band.y0 = static_cast<int>(std::lround(static_cast<double>(first) * h));
         band.y1 = static_cast<int>(std::lround(static_cast<double>(last) * h)) - (h >= kSplitMinHeight ? 1 : 0);
         for (size_t r = first; r < last; ++r) band.rank_slots.insert(band.rank_slots.end(), rows_[r].rank_slots.begin(), rows_[r].rank_slots.end());
-        band.split_by_kind = merge == 1 && !rows_[first].collapsed_node && band.y1 - band.y0 >= kSplitMinHeight;
+        band.split_by_kind = merge == 1 && !rows_[first].collapsed_group && !rows_[first].header && band.y1 - band.y0 >= kSplitMinHeight;
         bands.push_back(std::move(band));
     }
     return bands;
@@ -121,8 +125,10 @@ void TimelineWidget::render_lanes() {
     lanes_.fill(QColor::fromRgb(0xFFFFFF));
     if (store_) {
         const auto grid = store_->grid(range_.start(), range_.end(), area.width());
-        raster_lane_bands(*store_, grid, bands(), reinterpret_cast<std::uint32_t*>(lanes_.bits()),
+        const auto lane_bands = bands();
+        raster_lane_bands(*store_, grid, lane_bands, reinterpret_cast<std::uint32_t*>(lanes_.bits()),
                         static_cast<int>(lanes_.bytesPerLine() / 4));
+        if (layout_.by_stage()) paint_llm_marks(lanes_, *store_, grid, lane_bands);
     }
     lanes_dirty_ = false;
 }
@@ -158,21 +164,26 @@ void TimelineWidget::paint_labels(QPainter& painter) const {
     const double h = row_height();
     const int text_height = painter.fontMetrics().height();
     if (h < text_height) {
-        // Too thin for one label per row: name the first row of each node that has room.
+        // Too thin for one label per row: name the first row of each group that has room.
         int last_y = -100;
         for (size_t r = 0; r < rows_.size(); ++r) {
             const int y = lane_area().top() + static_cast<int>(static_cast<double>(r) * h);
-            if (r > 0 && rows_[r].node == rows_[r - 1].node) continue;
+            if (r > 0 && rows_[r].group == rows_[r - 1].group) continue;
             if (y - last_y < text_height) continue;
-            painter.drawText(QRect(4, y, kLabelWidth - 8, text_height), Qt::AlignLeft | Qt::AlignTop, QStringLiteral("node %1").arg(rows_[r].node));
+            painter.drawText(QRect(4, y, kLabelWidth - 8, text_height), Qt::AlignLeft | Qt::AlignTop, layout_.group_name(rows_[r].group));
             last_y = y;
         }
         return;
     }
+    const QFont plain = painter.font();
+    QFont bold = plain;
+    bold.setBold(true);
     for (size_t r = 0; r < rows_.size(); ++r) {
         const QRect cell(4, lane_area().top() + static_cast<int>(static_cast<double>(r) * h), kLabelWidth - 8, static_cast<int>(h));
+        painter.setFont(rows_[r].header ? bold : plain);
         painter.drawText(cell, Qt::AlignLeft | Qt::AlignVCenter, rows_[r].label);
     }
+    painter.setFont(plain);
 }
 
 void TimelineWidget::resizeEvent(QResizeEvent*) { lanes_dirty_ = true; }
@@ -210,7 +221,7 @@ void TimelineWidget::mousePressEvent(QMouseEvent* event) {
     const QPoint pos = event->position().toPoint();
     if (event->button() != Qt::LeftButton) return;
     if (pos.x() < kLabelWidth) {
-        if (const int row = row_at_y(pos.y()); row >= 0) toggle_node(rows_[static_cast<size_t>(row)].node);
+        if (const int row = row_at_y(pos.y()); row >= 0) toggle_group(rows_[static_cast<size_t>(row)].group);
         return;
     }
     press_ = pos;
@@ -256,7 +267,8 @@ QString TimelineWidget::tooltip_at(const QPoint& pos) const {
     const int row = row_at_y(pos.y());
     if (!store_ || row < 0 || pos.x() < lane_area().left()) return {};
     const auto& lane = rows_[static_cast<size_t>(row)];
-    if (lane.collapsed_node) return lane.label + QStringLiteral(" — click its label to expand");
+    if (lane.collapsed_group) return lane.label + QStringLiteral(" — click its label to expand");
+    if (lane.header) return lane.label + QStringLiteral(" — click its label to collapse");
     const double t = time_at_x(pos.x() + 0.5);
     std::vector<Lane> kinds{Lane::comm, Lane::wait, Lane::compute};
     const double h = row_height();
@@ -268,7 +280,10 @@ QString TimelineWidget::tooltip_at(const QPoint& pos) const {
     SpanInfo span;
     for (Lane kind : kinds) {
         if (!store_->span_at(lane.rank_slots.front(), kind, t, span)) continue;
-        const QString where = span.kind == Lane::compute ? QStringLiteral("layer") : QStringLiteral("bucket");
+        // An LLM layout's passes are per microbatch (docs/llm.md, "Timelines").
+        const QString where = span.kind != Lane::compute ? QStringLiteral("bucket")
+                              : layout_.by_stage()       ? QStringLiteral("microbatch")
+                                                         : QStringLiteral("layer");
         return QStringLiteral("%1 (%2) on %3\n%4 %5, iteration %6\nbytes: %7\nstart: %8\nduration: %9")
             .arg(QString::fromUtf8(span.name.data(), static_cast<qsizetype>(span.name.size())))
             .arg(QLatin1String(kKindNames[static_cast<size_t>(span.kind)]))

@@ -1,6 +1,7 @@
 #pragma once
-// A run's timeline: one lane per rank (grouped by node, collapsible), custom-painted from the span store's
-// coverage pyramids. W/S and Ctrl+wheel zoom, A/D and drag pan, Shift+drag selects an area and reports
+// A run's timeline: one lane per rank (grouped by node, or by pipeline stage for an LLM layout;
+// collapsible), custom-painted from the span store's coverage pyramids; an LLM layout's passes are
+// labelled and its communication coloured by dimension. W/S and Ctrl+wheel zoom, A/D and drag pan, Shift+drag selects an area and reports
 // its totals per kind, hovering shows the span under the cursor.
 #include <QImage>
 #include <QWidget>
@@ -33,12 +34,13 @@ public:
     explicit TimelineWidget(QWidget* parent = nullptr);
 
     /// `extent` is the time axis length; 0 takes the run's end (a compare view passes the longer run's).
-    void set_store(std::shared_ptr<const SpanStore> store, double extent = 0);
+    /// `pipeline_stages` (per slot, pipeline_stages.hpp) groups the lanes by stage and marks LLM spans.
+    void set_store(std::shared_ptr<const SpanStore> store, double extent = 0, std::vector<int> pipeline_stages = {});
     const SpanStore* store() const { return store_.get(); }
     const VisibleRange& range() const { return range_; }
     void set_visible_range(double t0, double t1);
     bool set_lane_filter(const QString& pattern);
-    void toggle_node(int node);
+    void toggle_group(int group);
     const std::vector<LaneRow>& rows() const { return rows_; }
 
     /// Selects the lanes and time under a rectangle in widget coordinates.

@@ -25,6 +25,7 @@ std::string strategy_map(const WhatIfKnobs& k) {
     const bool server = k.strategy->rfind(kStrategyKindNames.name(StrategyKind::parameter_server), 0) == 0;
     if (server && k.servers) map += ", servers: " + std::to_string(*k.servers);
     if (server && k.sync) map += ", sync: " + *k.sync;
+    if (*k.strategy == kStrategyKindNames.name(StrategyKind::fsdp) && k.llm.fsdp_sharding) map += ", sharding: " + *k.llm.fsdp_sharding;
     if (k.bucket) map += ", bucket: " + *k.bucket;
     return map + "}";
 }
@@ -43,10 +44,15 @@ std::vector<std::string> whatif_overrides(const WhatIfKnobs& k, const std::strin
         if (k.servers) out.push_back("training.strategy.servers=" + std::to_string(*k.servers));
         if (k.sync) out.push_back("training.strategy.sync=" + *k.sync);
         if (k.bucket) out.push_back("training.strategy.bucket=" + *k.bucket);
+        // FSDP's sharding alone switches the scenario's strategy to FSDP, keeping its other keys.
+        if (k.llm.fsdp_sharding)
+            out.insert(out.end(), {"training.strategy.kind=" + std::string(kStrategyKindNames.name(StrategyKind::fsdp)),
+                                   "training.strategy.sharding=" + *k.llm.fsdp_sharding});
     }
     if (k.compression) out.push_back("training.compression={kind: " + *k.compression + "}");
     if (k.straggler_factor)
         out.push_back("training.stragglers={slowdown: [{ranks: [0], factor: " + std::to_string(*k.straggler_factor) + "}]}");
+    for (auto& o : llm_overrides(k.llm)) out.push_back(std::move(o));
     return out;
 }
 

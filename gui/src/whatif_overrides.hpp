@@ -5,19 +5,22 @@
 #include <string>
 #include <vector>
 
+#include "llm_overrides.hpp"
+
 namespace dtsim::gui {
 
 struct WhatIfKnobs {
     std::optional<int> nodes;
     std::optional<int> gpus_per_node;
     std::optional<std::string> nic_bandwidth;  // "200Gbps"
-    std::optional<std::string> strategy;       // "allreduce/ring", ..., "parameter-server"
+    std::optional<std::string> strategy;       // "allreduce/ring", ..., "parameter-server", "fsdp"
     std::optional<int> servers;
     std::optional<std::string> sync;           // sync | async | ssp
     std::optional<std::string> compression;    // none | fp16 | int8 | topk | powersgd
     std::optional<double> straggler_factor;    // rank 0 runs this many times slower
     std::optional<std::string> bucket;         // "25MB"
     std::vector<int> sweep_nodes;              // non-empty: a sweep over cluster.nodes
+    LlmKnobs llm;
 };
 
 /// `scenario_file` is read to see whether its NIC is a preset name (then the override names the preset too).

@@ -11,52 +11,29 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QVBoxLayout>
 #include <csignal>
 #include <unistd.h>
 
 #include "dtsim/scenario.hpp"
+#include "knob_widgets.hpp"
+#include "llm_knobs_box.hpp"
 
 namespace dtsim::gui {
 namespace {
 
-QSpinBox* spin_box(int min, int max, int value) {
-    auto* box = new QSpinBox;
-    box->setRange(min, max);
-    box->setValue(value);
-    return box;
-}
-
-QComboBox* combo_box(const QStringList& items) {
-    auto* box = new QComboBox;
-    box->addItems(items);
-    return box;
-}
-
-QString text_of(std::string_view name) { return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size())); }
-
-template <typename Table>
-QStringList names_of(const Table& table) {
-    QStringList out;
-    for (const auto name : table.names()) out << text_of(name);
-    return out;
-}
-
-// Each all-reduce algorithm as "allreduce/ALGORITHM", then the parameter server (its sync mode is a knob).
+// Each all-reduce algorithm as "allreduce/ALGORITHM", then the parameter server (its sync mode is a knob)
+// and FSDP (its sharding is a knob of the large-model layout).
 QStringList strategy_choices() {
     QStringList out;
     const auto allreduce = text_of(kStrategyKindNames.name(StrategyKind::allreduce));
     for (const auto algorithm : kAllReduceAlgorithmNames.names()) out << allreduce + QLatin1Char('/') + text_of(algorithm);
-    return out << text_of(kStrategyKindNames.name(StrategyKind::parameter_server));
+    return out << text_of(kStrategyKindNames.name(StrategyKind::parameter_server)) << text_of(kStrategyKindNames.name(StrategyKind::fsdp));
 }
 
 QLineEdit* line_edit(const QString& text) { return new QLineEdit(text); }
-
-template <typename T, typename Editor, typename Read>
-std::optional<T> knob(const QCheckBox* on, const Editor* editor, Read read) {
-    return on->isChecked() ? std::optional<T>(read(editor)) : std::nullopt;
-}
 
 }  // namespace
 
@@ -65,7 +42,7 @@ WhatIfPanel::WhatIfPanel(const QString& dtsim_executable, QWidget* parent)
       sweep_(line_edit({})), gpn_(spin_box(1, 64, 8)), nic_(line_edit(QStringLiteral("200Gbps"))),
       strategy_(combo_box(strategy_choices())), servers_(spin_box(1, 1024, 4)), sync_(combo_box(names_of(kSyncModeNames))),
       compression_(combo_box(names_of(kCompressionKindNames))), straggler_(new QDoubleSpinBox),
-      bucket_(line_edit(QStringLiteral("25MB"))), run_(new QPushButton(tr("Run"), this)),
+      bucket_(line_edit(QStringLiteral("25MB"))), llm_(new LlmKnobsBox(this)), run_(new QPushButton(tr("Run"), this)),
       cancel_(new QPushButton(tr("Cancel"), this)), progress_(new QProgressBar(this)), log_(new QPlainTextEdit(this)) {
     straggler_->setRange(1, 100);
     straggler_->setValue(2);
@@ -76,16 +53,16 @@ WhatIfPanel::WhatIfPanel(const QString& dtsim_executable, QWidget* parent)
     file_row->addWidget(browse);
     auto* form = new QFormLayout;
     form->addRow(tr("Scenario file"), file_row);
-    nodes_on_ = add_knob(form, tr("Nodes"), nodes_);
+    nodes_on_ = add_knob(form, tr("Nodes"), nodes_, this);
     form->addRow(tr("…or sweep nodes over"), sweep_);
-    gpn_on_ = add_knob(form, tr("GPUs per node"), gpn_);
-    nic_on_ = add_knob(form, tr("NIC bandwidth"), nic_);
-    strategy_on_ = add_knob(form, tr("Strategy"), strategy_);
-    servers_on_ = add_knob(form, tr("Servers (parameter server)"), servers_);
-    sync_on_ = add_knob(form, tr("Sync mode (parameter server)"), sync_);
-    compression_on_ = add_knob(form, tr("Compression"), compression_);
-    straggler_on_ = add_knob(form, tr("Straggler: rank 0 slower by"), straggler_);
-    bucket_on_ = add_knob(form, tr("Bucket size"), bucket_);
+    gpn_on_ = add_knob(form, tr("GPUs per node"), gpn_, this);
+    nic_on_ = add_knob(form, tr("NIC bandwidth"), nic_, this);
+    strategy_on_ = add_knob(form, tr("Strategy"), strategy_, this);
+    servers_on_ = add_knob(form, tr("Servers (parameter server)"), servers_, this);
+    sync_on_ = add_knob(form, tr("Sync mode (parameter server)"), sync_, this);
+    compression_on_ = add_knob(form, tr("Compression"), compression_, this);
+    straggler_on_ = add_knob(form, tr("Straggler: rank 0 slower by"), straggler_, this);
+    bucket_on_ = add_knob(form, tr("Bucket size"), bucket_, this);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(run_);
     buttons->addWidget(cancel_);
@@ -95,8 +72,17 @@ WhatIfPanel::WhatIfPanel(const QString& dtsim_executable, QWidget* parent)
     progress_->setValue(0);
     log_->setReadOnly(true);
     log_->setMaximumBlockCount(500);
+    // The knobs scroll rather than squeeze: with the large-model ones they outgrow a small window.
+    auto* knobs = new QWidget;
+    auto* knobs_layout = new QVBoxLayout(knobs);
+    knobs_layout->addLayout(form);
+    knobs_layout->addWidget(llm_);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(knobs);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
     auto* layout = new QVBoxLayout(this);
-    layout->addLayout(form);
+    layout->addWidget(scroll, 3);
     layout->addLayout(buttons);
     layout->addWidget(log_, 1);
 
@@ -116,15 +102,6 @@ WhatIfPanel::WhatIfPanel(const QString& dtsim_executable, QWidget* parent)
     });
 }
 
-QCheckBox* WhatIfPanel::add_knob(QFormLayout* form, const QString& label, QWidget* editor) {
-    auto* on = new QCheckBox(label, this);
-    editor->setParent(this);
-    editor->setEnabled(false);
-    connect(on, &QCheckBox::toggled, editor, &QWidget::setEnabled);
-    form->addRow(on, editor);
-    return on;
-}
-
 void WhatIfPanel::set_scenario_file(const QString& path) { scenario_->setText(path); }
 
 WhatIfKnobs WhatIfPanel::knobs() const {
@@ -141,6 +118,7 @@ WhatIfKnobs WhatIfPanel::knobs() const {
     k.compression = knob<std::string>(compression_on_, compression_, choice);
     k.straggler_factor = knob<double>(straggler_on_, straggler_, [](const QDoubleSpinBox* b) { return b->value(); });
     k.bucket = knob<std::string>(bucket_on_, bucket_, text);
+    k.llm = llm_->knobs();
     for (const auto& part : sweep_->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
         bool ok = false;
         const int n = part.trimmed().toInt(&ok);

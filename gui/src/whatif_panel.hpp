@@ -1,7 +1,7 @@
 #pragma once
-// The what-if panel: pick a scenario file, turn on and edit the common knobs, and run it through the
-// dtsim CLI as a child process (`simulate`, or `sweep` over node counts) writing to the open runs
-// database; shows progress and can cancel.
+// The what-if panel: pick a scenario file, turn on and edit the common knobs and a large-model layout's,
+// and run it through the dtsim CLI as a child process (`simulate`, or `sweep` over node counts) writing
+// to the open runs database; shows progress and can cancel.
 #include <QProcess>
 #include <QWidget>
 
@@ -10,7 +10,6 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
-class QFormLayout;
 class QLineEdit;
 class QPlainTextEdit;
 class QProgressBar;
@@ -18,6 +17,8 @@ class QPushButton;
 class QSpinBox;
 
 namespace dtsim::gui {
+
+class LlmKnobsBox;
 
 class WhatIfPanel : public QWidget {
     Q_OBJECT
@@ -42,7 +43,6 @@ signals:
     void finished(bool ok, const QString& message);
 
 private:
-    QCheckBox* add_knob(QFormLayout* form, const QString& label, QWidget* editor);
     void on_finished(int exit_code, QProcess::ExitStatus status);
     void on_output();
 
@@ -71,6 +71,7 @@ private:
     QDoubleSpinBox* straggler_;
     QCheckBox* bucket_on_;
     QLineEdit* bucket_;
+    LlmKnobsBox* llm_;
     QPushButton* run_;
     QPushButton* cancel_;
     QProgressBar* progress_;

@@ -45,6 +45,43 @@ Run synthetic_run(int nodes, int gpus_per_node, RunKind kind, double slowdown) {
     return run;
 }
 
+const char* const kLlmScenarioText = R"(name: llm-synthetic
+cluster: {nodes: 2, gpus_per_node: 4, gpu: h100-sxm, nic: ib-ndr}
+model: {zoo: llama2-7b, precision: bf16, micro_batch: 1, sequence_length: 4096}
+training:
+  parallelism: {tensor: 2, pipeline: 2, data: auto, order: pp-tp-cp-ep-dp}
+  pipeline: {schedule: 1f1b, microbatches: 4}
+  strategy: {kind: allreduce}
+)";
+
+Run llm_run() {
+    Run run;
+    run.scenario_name = "llm-synthetic";
+    run.strategy = "allreduce/ring";
+    run.scenario_text = kLlmScenarioText;
+    run.summary.gpus = 8;
+    run.summary.nodes = 2;
+    run.summary.gpus_per_node = 4;
+    run.summary.iteration_time_s = 32 * kUnit;
+    const auto u = [](double units) { return units * kUnit; };
+    for (int r = 0; r < 8; ++r) {
+        const int stage = r % 2;
+        run.ranks.push_back({r, r / 4, "gpu " + std::to_string(r)});
+        for (int i = 0; i < 4; ++i) {
+            const double forward = 2 * stage + 2 * i;
+            run.spans.push_back({r, Lane::compute, "forward", 0, i, u(forward), u(forward + 2), 0});
+            run.spans.push_back({r, Lane::comm, "tp allreduce", 0, i, u(forward + 1), u(forward + 2), 1e6});
+            run.spans.push_back({r, Lane::compute, "backward", 0, i, u(12 + 4 * i), u(16 + 4 * i), 0});
+            if (stage == 0) run.spans.push_back({r, Lane::comm, "pp send", 0, i, u(2 * i + 2), u(2 * i + 2.5), 1e6});
+        }
+        const double bubble = stage == 0 ? 10 : 0;
+        run.spans.push_back({r, Lane::wait, "pipeline bubble", 0, 0, u(bubble), u(bubble + 2), 0});
+        run.spans.push_back({r, Lane::comm, "dp allreduce", 0, 0, u(28), u(32), 1e8});
+    }
+    run.iterations.push_back({0, 32 * kUnit});
+    return run;
+}
+
 void write_test_database(const std::string& path) {
     RunStore store(path);
     auto predicted = synthetic_run(2, 2, RunKind::predicted);

@@ -85,3 +85,34 @@ TEST_CASE("gui::scaling_series: runs differing only in cluster size form one ser
     CHECK_FALSE(series[1].contains(1));
     CHECK(scaling_series(test_runs(), "no such scenario").empty());
 }
+
+TEST_CASE("gui::RunListModel: an LLM run shows its MFU, tokens/s and memory per GPU against the GPU's", "[gui]") {
+    RunListModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    RunListEntry fits;
+    fits.id = 1;
+    fits.summary.model_flops_utilisation = 0.4123;
+    fits.summary.tokens_per_s = 1.234e6;
+    fits.summary.memory_per_gpu_bytes = 61.04e9;
+    fits.summary.memory_capacity_bytes = 80e9;
+    RunListEntry too_big = fits;
+    too_big.id = 2;
+    too_big.summary.tokens_per_s = 812.4e3;
+    too_big.summary.memory_per_gpu_bytes = 93.14e9;
+    too_big.summary.fits = false;
+    RunListEntry plain;  // data parallel: none of these figures
+    plain.id = 3;
+    model.set_runs({fits, too_big, plain});
+    const auto text = [&](int row, int column) { return model.data(model.index(row, column)).toString(); };
+    CHECK(model.headerData(RunListModel::mfu, Qt::Horizontal).toString() == QStringLiteral("MFU"));
+    CHECK(model.headerData(RunListModel::tokens_per_s, Qt::Horizontal).toString() == QStringLiteral("tokens/s"));
+    CHECK(model.headerData(RunListModel::memory, Qt::Horizontal).toString() == QStringLiteral("memory/GPU"));
+    CHECK(model.headerData(RunListModel::date, Qt::Horizontal).toString() == QStringLiteral("date"));
+    CHECK(text(0, RunListModel::mfu) == QStringLiteral("41.2 %"));
+    CHECK(text(0, RunListModel::tokens_per_s) == QStringLiteral("1.23 M"));
+    CHECK(text(0, RunListModel::memory) == QStringLiteral("61/80 GB ✓"));
+    CHECK(text(1, RunListModel::tokens_per_s) == QStringLiteral("812 k"));
+    CHECK(text(1, RunListModel::memory) == QStringLiteral("93.1/80 GB ✗"));
+    for (int column : {RunListModel::mfu, RunListModel::tokens_per_s, RunListModel::memory}) CHECK(text(2, column).isEmpty());
+    CHECK(model.data(model.index(1, RunListModel::memory), RunListModel::kSortRole).toDouble() == 93.14e9);
+}

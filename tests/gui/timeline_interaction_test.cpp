@@ -113,9 +113,9 @@ TEST_CASE("gui::TimelineWidget: lane filter and collapsed nodes", "[gui]") {
     CHECK_FALSE(f.timeline.set_lane_filter(QStringLiteral("(")));
     CHECK(f.timeline.rows().size() == 2);  // an invalid pattern keeps the last good one
     CHECK(f.timeline.set_lane_filter(QString()));
-    f.timeline.toggle_node(0);
+    f.timeline.toggle_group(0);
     REQUIRE(f.timeline.rows().size() == 3);
-    CHECK(f.timeline.rows()[0].collapsed_node);
+    CHECK(f.timeline.rows()[0].collapsed_group);
     CHECK(f.timeline.rows()[0].rank_slots == std::vector<int>{0, 1});
     // Clicking a label toggles its node back.
     QTest::mouseClick(&f.timeline, Qt::LeftButton, Qt::NoModifier, QPoint(20, TimelineWidget::kAxisHeight + 5));
