@@ -10,6 +10,8 @@
 #include "dtsim/network_ops.hpp"
 
 #include "device_gradients.hpp"
+#include "dtsim/parallel_layout.hpp"
+#include "layout_channel.hpp"
 
 namespace dtsim::runtime {
 
@@ -41,6 +43,9 @@ public:
     virtual std::unique_ptr<DeviceGradients> device_gradients(const std::vector<std::size_t>& /*bucket_elements*/) {
         return nullptr;
     }
+    /// A channel of a measured LLM-layout run whose collectives this communicator's library runs on the
+    /// device (collective over every rank); nullptr where the run uses host buffers and MPI.
+    virtual std::unique_ptr<LayoutChannel> layout_channel(const ParallelLayout& /*layout*/, int /*rank*/) { return nullptr; }
 };
 
 }  // namespace dtsim::runtime

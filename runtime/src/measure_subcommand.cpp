@@ -33,8 +33,7 @@ void add_measure_command(CLI::App& app, ChosenCommand& chosen) {
     measure->callback([options, compute, &chosen] {
         options->compute = *compute == "gemm" ? ComputeMode::gemm : *compute == "sleep" ? ComputeMode::sleep : ComputeMode::busy;
         set_mpi_tcp_eager_sends();  // measured runs send as the calibration did
-        // A measured run's communication thread makes the MPI calls while the iterations run.
-        chosen.mpi_thread_level = MPI_THREAD_SERIALIZED;
+        chosen.mpi_thread_level = measure_thread_level(*options);
         chosen.run = [options](const MpiContext& context) { return run_measure(*options, context); };
     });
 }

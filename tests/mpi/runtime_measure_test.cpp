@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <fstream>
 
-#include "dtsim/run_store.hpp"
-#include "test_support.hpp"
+#include "measure_support.hpp"
 
 using namespace dtsim;
+using test::measure;
 
 namespace {
 
@@ -19,22 +19,6 @@ std::string tiny_scenario(const std::string& strategy_yaml, int nodes = 2) {
            "cluster: {nodes: " + std::to_string(nodes) + ", gpus_per_node: 1, gpu: h100-sxm, nic: {bandwidth: 10Gbps, latency: 5us}}\n"
            "model: {gradient_bytes: 3MB, forward_time: 2ms, backward_time: 4ms, batch_per_gpu: 8, layers: 6}\n"
            "training:\n  iterations: 3\n  strategy: " + strategy_yaml + "\n";
-}
-
-struct Measured {
-    test::CommandResult result;
-    Run run;
-};
-
-Measured measure(int ranks, const std::string& scenario_yaml, std::vector<std::string> extra = {}) {
-    test::TempDir dir;
-    const auto scenario = dir.file("s.yaml");
-    std::ofstream(scenario) << scenario_yaml;
-    std::vector<std::string> args{"measure", scenario, "--db", dir.file("runs.db")};
-    args.insert(args.end(), extra.begin(), extra.end());
-    Measured out{test::run_runtime(ranks, args), {}};
-    if (out.result.exit_code == 0) out.run = *RunStore(dir.file("runs.db")).load(1);
-    return out;
 }
 
 }  // namespace

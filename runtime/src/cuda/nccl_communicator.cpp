@@ -5,6 +5,7 @@
 
 #include "cuda_check.hpp"
 #include "nccl_gradients.hpp"
+#include "nccl_layout_channel.hpp"
 
 namespace dtsim::runtime {
 
@@ -101,6 +102,10 @@ void NcclCommunicator::synchronize() { device_.synchronize(); }
 
 std::unique_ptr<DeviceGradients> NcclCommunicator::device_gradients(const std::vector<std::size_t>& bucket_elements) {
     return std::make_unique<NcclGradients>(world_, device_.ordinal(), bucket_elements);
+}
+
+std::unique_ptr<LayoutChannel> NcclCommunicator::layout_channel(const ParallelLayout& layout, int rank) {
+    return std::make_unique<NcclLayoutChannel>(world_, device_.ordinal(), layout, rank);
 }
 
 }  // namespace dtsim::runtime

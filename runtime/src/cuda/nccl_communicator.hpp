@@ -27,6 +27,7 @@ public:
     void start_sendrecv(int to, int from, std::size_t bytes) override;
     void synchronize() override;
     std::unique_ptr<DeviceGradients> device_gradients(const std::vector<std::size_t>& bucket_elements) override;
+    std::unique_ptr<LayoutChannel> layout_channel(const ParallelLayout& layout, int rank) override;
 
 private:
     const MpiContext& context_;

@@ -11,11 +11,9 @@ int ranks_needed(const Scenario& scenario) {
 namespace {
 
 // What --backend nccl runs: NCCL's own ring or tree all-reduce of uncompressed fp32 buckets.
-std::optional<std::string> gpu_refusal(const Scenario& scenario, ComputeMode compute) {
+std::optional<std::string> gpu_refusal(const Scenario& scenario) {
     const auto& strategy = scenario.training.strategy;
     const std::string where = scenario.file + ": ";
-    if (compute == ComputeMode::sleep)
-        return std::string("--compute sleep: with --backend nccl the modelled times hold the GPU (--compute busy), which takes no CPU core");
     if (strategy.kind != StrategyKind::allreduce)
         return where + "training.strategy.kind: parameter servers are not measured with --backend nccl yet (use --backend mpi)";
     if (strategy.algorithm != AllReduceAlgorithm::ring && strategy.algorithm != AllReduceAlgorithm::tree)
@@ -27,15 +25,29 @@ std::optional<std::string> gpu_refusal(const Scenario& scenario, ComputeMode com
     return std::nullopt;
 }
 
-}  // namespace
+// What an LLM layout's measured run executes (llm_worker.hpp): modelled compute, ring collectives and
+// pipeline messages over MPI; collectives alone over NCCL.
+std::optional<std::string> llm_refusal(const Scenario& scenario, ComputeMode compute, bool gpu) {
+    const auto& llm = *scenario.training.llm;
+    const std::string where = scenario.file + ": ";
+    if (compute == ComputeMode::gemm)
+        return std::string("--compute gemm runs the whole model's GEMMs; an LLM layout's per-rank layers are measured with "
+                           "their modelled times (--compute busy or sleep)");
+    if (gpu && llm.parallelism.pipeline > 1)
+        return where + "training.parallelism.pipeline: pipeline sends are not measured with --backend nccl yet (use --backend mpi)";
+    if (llm.fsdp && llm.fsdp_sharding == FsdpSharding::hybrid)
+        return where + "training.strategy.sharding: hybrid is not measured yet (full and grad-op are)";
+    if (scenario.training.strategy.algorithm != AllReduceAlgorithm::ring)
+        return where + "training.strategy.algorithm: " + to_string(scenario.training.strategy.algorithm) +
+               ": an LLM layout's collectives are measured as rings (algorithm: ring)";
+    return std::nullopt;
+}
 
-std::optional<std::string> measure_refusal(const Scenario& scenario, int world_size, ComputeMode compute, bool gpu) {
+std::optional<std::string> data_parallel_refusal(const Scenario& scenario, bool gpu) {
     const auto& strategy = scenario.training.strategy;
     const std::string where = scenario.file + ": ";
-    if (compute == ComputeMode::gemm && !scenario.model.zoo)
-        return where + "model: --compute gemm needs a zoo model (its layers' FLOPs); this one is given by direct times";
     if (gpu)
-        if (auto refusal = gpu_refusal(scenario, compute)) return refusal;
+        if (auto refusal = gpu_refusal(scenario)) return refusal;
     const bool allreduce = strategy.kind == StrategyKind::allreduce;
     if (allreduce && strategy.algorithm != AllReduceAlgorithm::ring && scenario.training.compression.kind == CompressionKind::int8)
         return where + "training.compression: int8 with " + to_string(strategy.algorithm) +
@@ -46,6 +58,19 @@ std::optional<std::string> measure_refusal(const Scenario& scenario, int world_s
     if (compression != CompressionKind::none && strategy.kind != StrategyKind::allreduce)
         return where + "training.compression: " + to_string(compression) +
                " with parameter servers is not measured yet (measured runs compress with all-reduce only)";
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> measure_refusal(const Scenario& scenario, int world_size, ComputeMode compute, bool gpu) {
+    const std::string where = scenario.file + ": ";
+    if (compute == ComputeMode::gemm && !scenario.model.zoo)
+        return where + "model: --compute gemm needs a zoo model (its layers' FLOPs); this one is given by direct times";
+    if (gpu && compute == ComputeMode::sleep)
+        return std::string("--compute sleep: with --backend nccl the modelled times hold the GPU (--compute busy), which takes no CPU core");
+    if (auto refusal = scenario.training.llm ? llm_refusal(scenario, compute, gpu) : data_parallel_refusal(scenario, gpu))
+        return refusal;
     const int needed = ranks_needed(scenario);
     if (world_size != needed) {
         std::string servers = ranks_needed(scenario) > scenario.cluster.gpus()

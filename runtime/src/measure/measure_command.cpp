@@ -8,6 +8,8 @@
 
 #include "../backend.hpp"
 #include "allreduce_worker.hpp"
+#include "llm_worker.hpp"
+#include "mpi_layout_channel.hpp"
 #include "dtsim/input_error.hpp"
 #include "dtsim/units.hpp"
 #include "gradient_data.hpp"
@@ -23,6 +25,7 @@ namespace {
 enum class SumCheck { exact, int8_error, none };
 
 SumCheck sum_check(const Scenario& scenario) {
+    if (scenario.training.llm) return SumCheck::none;
     const auto& strategy = scenario.training.strategy;
     if (strategy.kind == StrategyKind::parameter_server) return strategy.sync == SyncMode::sync ? SumCheck::exact : SumCheck::none;
     switch (scenario.training.compression.kind) {
@@ -45,7 +48,7 @@ void print_summary(const Run& run, double alignment_s, std::size_t wrong_sums, b
     if (!verified) return;
     std::cout << "  aggregation check   ";
     if (check == SumCheck::none)
-        std::cout << "not made: asynchronous, top-k and PowerSGD results are not known in advance\n";
+        std::cout << "not made: asynchronous, top-k, PowerSGD and LLM-layout results are not known in advance\n";
     else if (wrong_sums > 0)
         std::cout << "FAILED\n";
     else
@@ -72,6 +75,14 @@ void select_nccl_algorithm(AllReduceAlgorithm algorithm) {
 }
 
 }  // namespace
+
+int measure_thread_level(const MeasureOptions& options) {
+    try {
+        if (load_scenario_file(options.scenario, options.overrides).training.llm) return MPI_THREAD_MULTIPLE;
+    } catch (const InputError&) {  // run_measure reports it, once
+    }
+    return MPI_THREAD_SERIALIZED;
+}
 
 int run_measure(const MeasureOptions& options, const MpiContext& context) {
     const auto scenario = load_scenario_file(options.scenario, options.overrides);
@@ -107,13 +118,18 @@ int run_measure(const MeasureOptions& options, const MpiContext& context) {
                        options.verify};
     setup.device = backend.device.get();
     std::unique_ptr<DeviceGradients> device_gradients;
-    if (is_worker && scenario.training.strategy.kind == StrategyKind::allreduce) {
+    if (is_worker && scenario.training.strategy.kind == StrategyKind::allreduce && !scenario.training.llm) {
         std::vector<std::size_t> elements;
         for (const auto& bucket : setup.plan.buckets) elements.push_back(gradient_elements(bucket.bytes));
         device_gradients = backend.communicator->device_gradients(elements);
         setup.device_gradients = device_gradients.get();
     }
-    if (scenario.training.strategy.kind == StrategyKind::allreduce)
+    if (scenario.training.llm)
+        run_llm_worker(setup, [&](const ParallelLayout& layout) {
+            if (auto channel = backend.communicator->layout_channel(layout, context.rank())) return channel;
+            return std::unique_ptr<LayoutChannel>(std::make_unique<MpiLayoutChannel>(worker_comm, layout, context.rank()));
+        });
+    else if (scenario.training.strategy.kind == StrategyKind::allreduce)
         run_allreduce_worker(setup);
     else if (is_worker)
         run_parameter_server_worker(setup);

@@ -19,6 +19,10 @@ struct MeasureOptions {
     std::string backend = "mpi";  // mpi: CPU workers, host buffers, MPI; nccl: GPUs, cuBLAS and NCCL
 };
 
+/// What MPI must allow: a communication thread's calls (MPI_THREAD_SERIALIZED), or with an LLM layout
+/// several threads' at once (MPI_THREAD_MULTIPLE: tensor and pipeline messages beside the gradients').
+int measure_thread_level(const MeasureOptions& options);
+
 /// Returns the exit code. Throws InputError (identically on every rank) for a scenario it refuses.
 int run_measure(const MeasureOptions& options, const MpiContext& context);
 

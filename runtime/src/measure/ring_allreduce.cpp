@@ -81,6 +81,10 @@ void ring_allreduce_sum(float* data, std::size_t n, MPI_Comm comm, int tag) {
     ring(data, n, MPI_FLOAT, add_floats, comm, tag, Phases::both);
 }
 
+void ring_reduce_scatter_sum(float* data, std::size_t n, MPI_Comm comm, int tag) {
+    ring(data, n, MPI_FLOAT, add_floats, comm, tag, Phases::reduce_scatter);
+}
+
 void ring_allgather(unsigned char* blocks, std::size_t block_bytes, MPI_Comm comm, int tag) {
     int rank = 0, size = 1;
     MPI_Comm_rank(comm, &rank);

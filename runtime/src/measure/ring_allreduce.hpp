@@ -29,6 +29,8 @@ void allreduce_sum(std::vector<float>& values, const AllReduceGroups& groups, in
 /// The ring sum over `comm` of data[0, n), in place. Calibration times this very ring (--backend mpi), so
 /// that a profile's all-reduce is the measured runs' own.
 void ring_allreduce_sum(float* data, std::size_t n, MPI_Comm comm, int tag);
+/// The ring's first half alone: W-1 steps after which each rank holds one complete W-th of the sum.
+void ring_reduce_scatter_sum(float* data, std::size_t n, MPI_Comm comm, int tag);
 /// Every rank's block of `block_bytes` ends up everywhere: `blocks` holds W blocks, this rank's at its
 /// position; W-1 steps each pass one block to the right neighbour, as the simulator's ring pass.
 void ring_allgather(unsigned char* blocks, std::size_t block_bytes, MPI_Comm comm, int tag);

@@ -1,6 +1,6 @@
 #include "worker_compute.hpp"
 
-#include "modelled_compute.hpp"
+#include "modelled_timeline.hpp"
 #include "dtsim/straggler_model.hpp"
 
 namespace dtsim::runtime {
@@ -11,26 +11,8 @@ void compute_iteration(MeasureSetup& setup, int iteration, const std::function<v
     auto record = [&](const char* name, int index, double start) {
         setup.log.add(Lane::compute, name, iteration, index, start, setup.clock.now());
     };
-    // Modelled times hold the device (or, ComputeMode::sleep, sleep); with GEMMs the device's own time is
-    // slowed by the straggler factor, held on the device.
-    auto hold = [&](double seconds) {
-        if (setup.compute == ComputeMode::sleep)
-            hold_device(seconds, ComputeMode::sleep);
-        else
-            setup.device->hold(seconds);
-    };
-    // A device runs the spans it is given back to back, as a GPU runs its queued kernels: each modelled span
-    // starts where the previous one ended, not when this thread woke up from it. On a busy host wake-ups come
-    // late, and holds counted from them would add up (the accuracy bench's top-k scenario, 5 ranks on 2
-    // cores: 90 ms of compute took up to 112 ms).
-    double device_free = setup.clock.now();
-    auto modelled = [&](const char* name, int index, double seconds) {
-        if (seconds <= 0) return;
-        const double start = device_free;
-        device_free += seconds;
-        hold(device_free - setup.clock.now());
-        setup.log.add(Lane::compute, name, iteration, index, start, device_free);
-    };
+    ModelledTimeline timeline(setup, iteration);
+    auto modelled = [&](const char* name, int index, double seconds) { timeline.run(name, index, seconds); };
     std::size_t next_layer = setup.gemms ? setup.gemms->layers() : 0;  // backward walks the layers in reverse
     auto gemm_backward = [&](const char* name, int index, int layers) {
         if (layers == 0) return;
