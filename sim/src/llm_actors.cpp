@@ -232,8 +232,9 @@ private:
         ctx_.state(actor_.slot).waiting_for = "the context-parallel exchange";
         shared_.barriers.enter(Stream::compute, group);
         ring_pass(actor_, group, costs_.context_bytes, group.count - 1);
+        // Bytes as nccl-tests counts them: the whole gathered array.
         ctx_.record(rank_, Lane::comm, forward ? "cp allgather" : "cp reduce-scatter", iteration_, microbatch_, start,
-                    costs_.context_bytes * (group.count - 1));
+                    costs_.context_bytes * group.count);
     }
 
     // Mixture of experts: tokens to their experts' ranks and back, in each pass.
