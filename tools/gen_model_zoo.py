@@ -391,6 +391,58 @@ def gpt3(name, published, n_layers, d, heads, d_head):
     )
 
 
+# Megatron-LM GPT models (GPT-2 architecture as gpt() builds it: learned positions, tied embeddings, d_ff 4d),
+# vocabulary 51,200 (GPT-2 BPE padded as Megatron-LM pads it) and sequence length 2048, as used in:
+#   Narayanan et al. 2021, "Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM"
+#     (SC21, arXiv 2104.04473), Table 1 (parameters in billions, heads, hidden size, layers) and Section 5.1
+#     ("All models use a vocabulary size of 51,200 and a sequence length of 2048"); the same dimensions are in
+#     NVIDIA/Megatron-LM examples/sc21/run_table_1.sh (NLS, HS, NAH, --seq-length 2048). GPT-3 175B at this
+#     vocabulary has 174.6 billion parameters (Table 2);
+#   Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer Models" (arXiv 2205.05198),
+#     Table 3 (22B: 64 heads, hidden 6144, 48 layers; 175B, 530B and 1T as above) and Section 6 (s = 2048,
+#     v = 51200).
+# published: the paper's parameter count (Table 1; Table 2 for 175B; Korthikanti Table 3's rounded 22B). Table 1
+# rounds to 0.1 billion, so 1.7B (1.652 computed, -2.8%) and 3.6B (3.562, -1.1%) are reported by the parameter
+# check; the dimensions are kept as published.
+# (name, published parameters, layers, hidden, heads)
+MEGATRON_GPT_TABLE = [
+    ("megatron-gpt-1.7b", 1.7e9, 24, 2304, 24),
+    ("megatron-gpt-3.6b", 3.6e9, 30, 3072, 32),
+    ("megatron-gpt-7.5b", 7.5e9, 36, 4096, 32),
+    ("megatron-gpt-18b", 18.4e9, 40, 6144, 48),
+    ("megatron-gpt-22b", 22.0e9, 48, 6144, 64),
+    ("megatron-gpt-39b", 39.1e9, 48, 8192, 64),
+    ("megatron-gpt-76b", 76.1e9, 60, 10240, 80),
+    ("megatron-gpt-145b", 145.6e9, 80, 12288, 96),
+    ("megatron-gpt-175b", 174.6e9, 96, 12288, 96),
+    ("megatron-gpt-310b", 310.1e9, 96, 16384, 128),
+    ("megatron-gpt-530b", 529.6e9, 105, 20480, 128),
+    ("megatron-gpt-1t", 1008.0e9, 128, 25600, 160),
+]
+
+
+def megatron_gpt(name, published, n_layers, d, heads):
+    n_ctx, vocab = 2048, 51200
+    published = int(published)
+    layers = gpt(n_layers, d, n_ctx, vocab, n_ctx)
+    computed = sum(layer.params for layer in layers)
+    label = name[len("megatron-gpt-"):].upper()
+    return Model(
+        name=name,
+        description=f"Megatron-LM GPT {label}, {n_layers} layers, d_model {d}, {heads} heads of {d // heads}, "
+                    f"d_ff {4 * d}, vocab {vocab} (GPT-2 BPE padded), n_ctx {n_ctx}, tied input/output "
+                    f"embeddings (LM head included, no extra params), dense attention",
+        source=f"Narayanan et al. 2021 (arXiv 2104.04473) Table 1 and Section 5.1, and Korthikanti et al. 2022 "
+               f"(arXiv 2205.05198) Table 3 and Section 6; published_parameters is the paper's rounded count, "
+               f"these dimensions give {computed:,}",
+        sample=f"one sequence of {n_ctx} tokens",
+        published=published,
+        layers=layers,
+        reference_flops=transformer_reference_flops(published, n_layers, d, n_ctx),
+        transformer=transformer_config("gpt", n_layers, d, heads, heads, 4 * d, vocab, n_ctx, n_ctx),
+    )
+
+
 # Llama-style decoders: pre-RMSNorm (one weight vector of d), no biases, rotary position embeddings (no
 # parameters), grouped-query attention (kv_heads key/value heads of d/heads each), a SwiGLU MLP (gate, up
 # and down projections), an output head not tied to the token embedding. A mixture-of-experts MLP has
@@ -473,6 +525,7 @@ def all_models():
         gpt2_xl(),
     ]
     models += [gpt3(*row) for row in GPT3_TABLE]
+    models += [megatron_gpt(*row) for row in MEGATRON_GPT_TABLE]
     models += [llama(*row) for row in LLAMA_TABLE]
     return models
 
