@@ -108,13 +108,13 @@ double single_gpu_iteration_s(const Scenario& scenario, const CostModel& costs) 
 void add_flops_utilisation(RunSummary& s, const Scenario& scenario, const CostModel& costs) {
     const auto work = sample_work(scenario, costs);
     s.tokens_per_s = s.samples_per_s * work.tokens;
+    const double samples_per_gpu_s = s.samples_per_s / s.gpus;
+    s.tflops_per_gpu = samples_per_gpu_s * work.model_flops / 1e12;
     const auto& peaks = scenario.cluster.gpu.peak_flops_per_second;
     const auto peak = peaks.find(scenario.model.precision);
-    const double model_flops_per_gpu = s.gpus > 0 ? s.samples_per_s * work.model_flops / s.gpus : 0;
-    s.tflops_per_gpu = model_flops_per_gpu / 1e12;
-    if (peak == peaks.end() || peak->second <= 0) return;
-    s.model_flops_utilisation = model_flops_per_gpu / peak->second;
-    s.hardware_flops_utilisation = s.gpus > 0 ? s.samples_per_s * work.hardware_flops / s.gpus / peak->second : 0;
+    if (peak == peaks.end() || peak->second <= 0) return;  // a direct model's GPU may give none
+    s.model_flops_utilisation = samples_per_gpu_s * work.model_flops / peak->second;
+    s.hardware_flops_utilisation = samples_per_gpu_s * work.hardware_flops / peak->second;
 }
 
 void add_memory(RunSummary& s, const Scenario& scenario) {
