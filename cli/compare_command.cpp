@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "dtsim/input_error.hpp"
+#include "dtsim/memory_model.hpp"
 #include "dtsim/run_comparison.hpp"
 #include "dtsim/run_json.hpp"
 #include "dtsim/run_store.hpp"
@@ -34,7 +35,10 @@ NamedRun load_run(const std::string& text, const std::string& db_path) {
 
 void print_identity(std::ostream& out, const char* role, const NamedRun& r) {
     out << "  " << role << r.name << ": " << to_string(r.run.kind) << ", " << r.run.scenario_name << ", " << r.run.strategy
-        << ", " << r.run.summary.gpus << " GPUs\n";
+        << ", " << r.run.summary.gpus << " GPUs";
+    if (r.run.summary.has_memory_estimate())
+        out << "; memory per GPU: " << describe_fit(r.run.summary.memory_per_gpu_bytes, r.run.summary.memory_capacity_bytes);
+    out << "\n";
 }
 
 void print_comparison(std::ostream& out, const RunComparison& c, const NamedRun& reference, const NamedRun& other) {

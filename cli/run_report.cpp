@@ -2,15 +2,34 @@
 
 #include "dtsim/buckets.hpp"
 #include "dtsim/cost_model.hpp"
+#include "dtsim/memory_model.hpp"
 #include "dtsim/units.hpp"
 #include "text_table.hpp"
 
 namespace dtsim::cli {
+namespace {
+
+// "tp 1.20 ms · pp 310 µs": the dimensions whose communication was exposed; empty when none was.
+std::string exposed_by_dimension(const RunSummary& s) {
+    std::string text;
+    for (const auto& [dimension, seconds] : {std::pair{Dimension::tp, s.exposed_tp_s}, std::pair{Dimension::cp, s.exposed_cp_s},
+                                             std::pair{Dimension::pp, s.exposed_pp_s}, std::pair{Dimension::dp, s.exposed_dp_s},
+                                             std::pair{Dimension::ep, s.exposed_ep_s}})
+        if (seconds > 0) text += (text.empty() ? "" : " · ") + std::string(kDimensionNames.name(dimension)) + " " + format_seconds(seconds);
+    return text;
+}
+
+}  // namespace
 
 void print_run_summary_table(std::ostream& out, const RunSummary& s, const std::string& indent) {
     TextTable table({"metric", "value"}, {false, true});
     table.add_row({"iteration time", format_seconds(s.iteration_time_s)});
     table.add_row({"throughput", fixed(s.samples_per_s, 1) + " samples/s"});
+    if (s.tokens_per_s > 0) table.add_row({"tokens", fixed(s.tokens_per_s, 0) + " tokens/s"});
+    if (s.model_flops_utilisation > 0) {
+        table.add_row({"MFU / HFU", percent(s.model_flops_utilisation) + " / " + percent(s.hardware_flops_utilisation)});
+        table.add_row({"model FLOP/s per GPU", fixed(s.tflops_per_gpu, 1) + " TFLOP/s"});
+    }
     table.add_row({"speedup vs 1 GPU", fixed(s.speedup, 2) + "×"});
     table.add_row({"scaling efficiency", percent(s.scaling_efficiency)});
     table.add_row({"compute per iteration", format_seconds(s.compute_time_s)});
@@ -30,7 +49,10 @@ void print_run_summary_table(std::ostream& out, const RunSummary& s, const std::
     if (s.lost_work_s > 0 || s.restart_s > 0)
         table.add_row({"lost to a node failure: work / restart", format_seconds(s.lost_work_s) + " / " + format_seconds(s.restart_s)});
     if (s.checkpoint_s > 0) table.add_row({"checkpoint writes, whole run", format_seconds(s.checkpoint_s)});
+    if (s.bubble_fraction > 0) table.add_row({"pipeline bubble", percent(s.bubble_fraction)});
+    if (const auto exposed = exposed_by_dimension(s); !exposed.empty()) table.add_row({"exposed communication by dimension", exposed});
     table.print(out, indent);
+    if (s.has_memory_estimate()) out << indent << "memory per GPU: " << describe_fit(s.memory_per_gpu_bytes, s.memory_capacity_bytes) << "\n";
 }
 
 void print_run_report(std::ostream& out, const Scenario& scenario, const Run& run) {

@@ -6,12 +6,21 @@
 #include <map>
 #include <stdexcept>
 
+#include "dtsim/timeline_names.hpp"
+
 namespace dtsim {
 namespace {
 
 constexpr int kLanesPerRank = 3;
 
 int thread_id(int rank, Lane lane) { return rank * kLanesPerRank + static_cast<int>(lane); }
+
+// The lane, and for an LLM layout's communication its dimension too ("comm,tp"): trace viewers filter on
+// each comma-separated category.
+std::string category(const Span& span) {
+    const auto dimension = span.lane == Lane::comm ? span_dimension(span.name) : std::nullopt;
+    return to_string(span.lane) + (dimension ? "," + std::string(kDimensionNames.name(*dimension)) : "");
+}
 
 void write_event(std::ostream& out, const nlohmann::json& event, bool& first) {
     out << (first ? "\n" : ",\n") << event.dump();
@@ -49,7 +58,7 @@ void write_chrome_trace(const Run& run, std::ostream& out) {
         if (span.bytes > 0) args["bytes"] = span.bytes;
         write_event(out, {{"ph", "X"},
                           {"name", span.name},
-                          {"cat", to_string(span.lane)},
+                          {"cat", category(span)},
                           {"pid", node_of_rank[span.rank]},
                           {"tid", thread_id(span.rank, span.lane)},
                           {"ts", span.start_s * 1e6},

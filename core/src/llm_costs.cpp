@@ -60,6 +60,10 @@ LlmCosts llm_costs(const Scenario& scenario, const ComputeRates& rates) {
         if (llm.recompute == Recompute::selective && is_attention(layer)) recompute_flops += 4 * s * s * config.hidden;
     }
     costs.model_flops_per_sequence = 3 * forward_flops;
+    ZooModel whole;
+    whole.layers = full;
+    for (const auto& layer : layer_times(whole, scenario.model.batch_per_gpu, scenario.model.precision, rates))
+        costs.single_gpu_sequence_s += (layer.forward_s + layer.backward_s) / b;
     costs.hardware_flops_per_sequence = 3 * forward_flops + recompute_flops;
 
     // One rank's share of every layer: tensor parallelism splits the weights and the work t ways, context

@@ -15,20 +15,32 @@ struct MetricDefinition {
     const char* key;
     const char* label;
     double (*value)(const RunSummary&);
-    bool is_share;
+    MetricFormat format;
+    bool optional = false;  // shown where either run has a value: large-model metrics
 };
 
 // The rows of the comparison, in the order they are printed.
 const MetricDefinition kMetrics[] = {
-    {"iteration_time_s", "iteration time", [](const RunSummary& s) { return s.iteration_time_s; }, false},
-    {"samples_per_s", "throughput (samples/s)", [](const RunSummary& s) { return s.samples_per_s; }, false},
-    {"compute_time_s", "compute per iteration", [](const RunSummary& s) { return s.compute_time_s; }, false},
-    {"comm_time_s", "communication per iteration", [](const RunSummary& s) { return s.comm_time_s; }, false},
-    {"wait_time_s", "waiting per iteration", [](const RunSummary& s) { return s.wait_time_s; }, false},
-    {"exposed_comm_time_s", "exposed communication", [](const RunSummary& s) { return s.exposed_comm_time_s; }, false},
-    {"compute_share", "compute share", [](const RunSummary& s) { return share(s.compute_time_s, s.iteration_time_s); }, true},
-    {"comm_share", "communication share", [](const RunSummary& s) { return s.comm_share; }, true},
-    {"wait_share", "wait share", [](const RunSummary& s) { return s.wait_share; }, true},
+    {"iteration_time_s", "iteration time", [](const RunSummary& s) { return s.iteration_time_s; }, MetricFormat::seconds},
+    {"samples_per_s", "throughput (samples/s)", [](const RunSummary& s) { return s.samples_per_s; }, MetricFormat::rate},
+    {"tokens_per_s", "throughput (tokens/s)", [](const RunSummary& s) { return s.tokens_per_s; }, MetricFormat::rate, true},
+    {"model_flops_utilisation", "MFU", [](const RunSummary& s) { return s.model_flops_utilisation; }, MetricFormat::share, true},
+    {"hardware_flops_utilisation", "HFU", [](const RunSummary& s) { return s.hardware_flops_utilisation; }, MetricFormat::share, true},
+    {"tflops_per_gpu", "model TFLOP/s per GPU", [](const RunSummary& s) { return s.tflops_per_gpu; }, MetricFormat::rate, true},
+    {"compute_time_s", "compute per iteration", [](const RunSummary& s) { return s.compute_time_s; }, MetricFormat::seconds},
+    {"comm_time_s", "communication per iteration", [](const RunSummary& s) { return s.comm_time_s; }, MetricFormat::seconds},
+    {"wait_time_s", "waiting per iteration", [](const RunSummary& s) { return s.wait_time_s; }, MetricFormat::seconds},
+    {"exposed_comm_time_s", "exposed communication", [](const RunSummary& s) { return s.exposed_comm_time_s; }, MetricFormat::seconds},
+    {"exposed_tp_s", "exposed tp communication", [](const RunSummary& s) { return s.exposed_tp_s; }, MetricFormat::seconds, true},
+    {"exposed_cp_s", "exposed cp communication", [](const RunSummary& s) { return s.exposed_cp_s; }, MetricFormat::seconds, true},
+    {"exposed_pp_s", "exposed pp communication", [](const RunSummary& s) { return s.exposed_pp_s; }, MetricFormat::seconds, true},
+    {"exposed_dp_s", "exposed dp communication", [](const RunSummary& s) { return s.exposed_dp_s; }, MetricFormat::seconds, true},
+    {"exposed_ep_s", "exposed ep communication", [](const RunSummary& s) { return s.exposed_ep_s; }, MetricFormat::seconds, true},
+    {"compute_share", "compute share", [](const RunSummary& s) { return share(s.compute_time_s, s.iteration_time_s); }, MetricFormat::share},
+    {"comm_share", "communication share", [](const RunSummary& s) { return s.comm_share; }, MetricFormat::share},
+    {"wait_share", "wait share", [](const RunSummary& s) { return s.wait_share; }, MetricFormat::share},
+    {"bubble_fraction", "pipeline bubble", [](const RunSummary& s) { return s.bubble_fraction; }, MetricFormat::share, true},
+    {"memory_per_gpu_bytes", "memory per GPU", [](const RunSummary& s) { return s.memory_per_gpu_bytes; }, MetricFormat::bytes, true},
 };
 
 nlohmann::ordered_json value_json(const ComparedValue& v) {
@@ -37,8 +49,13 @@ nlohmann::ordered_json value_json(const ComparedValue& v) {
 }
 
 nlohmann::ordered_json run_identity_json(const Run& run, const std::string& name) {
-    return {{"source", name}, {"kind", to_string(run.kind)}, {"scenario", run.scenario_name},
-            {"scenario_hash", run.scenario_hash}, {"strategy", run.strategy}, {"gpus", run.summary.gpus}};
+    nlohmann::ordered_json j = {{"source", name}, {"kind", to_string(run.kind)}, {"scenario", run.scenario_name},
+                                {"scenario_hash", run.scenario_hash}, {"strategy", run.strategy}, {"gpus", run.summary.gpus}};
+    if (run.summary.has_memory_estimate()) {
+        j["memory_capacity_bytes"] = run.summary.memory_capacity_bytes;
+        j["fits"] = run.summary.fits;
+    }
+    return j;
 }
 
 constexpr double kVerdictWithin = 0.10;
@@ -54,8 +71,12 @@ std::string percent_text(double fraction) { return fixed_text("%.1f %%", 100 * f
 }  // namespace
 
 std::string format_metric_value(const MetricComparison& metric, double value) {
-    if (metric.is_share) return percent_text(value);
-    if (metric.key == "samples_per_s") return fixed_text("%.1f", value);
+    switch (metric.format) {
+        case MetricFormat::share: return percent_text(value);
+        case MetricFormat::rate: return fixed_text("%.1f", value);
+        case MetricFormat::bytes: return format_bytes(value);
+        case MetricFormat::seconds: break;
+    }
     return format_seconds(value);
 }
 
@@ -103,8 +124,10 @@ RunComparison compare_runs(const Run& first, const Run& second) {
     comparison.reference_is_first = !(second.kind == RunKind::measured && first.kind != RunKind::measured);
     const Run& reference = comparison.reference_is_first ? first : second;
     const Run& other = comparison.reference_is_first ? second : first;
-    for (const auto& m : kMetrics)
-        comparison.metrics.push_back({m.key, m.label, {m.value(reference.summary), m.value(other.summary)}, m.is_share});
+    for (const auto& m : kMetrics) {
+        const ComparedValue value{m.value(reference.summary), m.value(other.summary)};
+        if (!m.optional || value.reference != 0 || value.other != 0) comparison.metrics.push_back({m.key, m.label, value, m.format});
+    }
 
     if (reference.spans.empty() || other.spans.empty()) return comparison;
     std::map<int, RankTimes> others;

@@ -36,6 +36,19 @@ nlohmann::ordered_json summary_to_json(const RunSummary& s) {
     j["lost_work_s"] = s.lost_work_s;
     j["restart_s"] = s.restart_s;
     j["checkpoint_s"] = s.checkpoint_s;
+    j["tokens_per_s"] = s.tokens_per_s;
+    j["model_flops_utilisation"] = s.model_flops_utilisation;
+    j["hardware_flops_utilisation"] = s.hardware_flops_utilisation;
+    j["tflops_per_gpu"] = s.tflops_per_gpu;
+    j["bubble_fraction"] = s.bubble_fraction;
+    j["exposed_tp_s"] = s.exposed_tp_s;
+    j["exposed_cp_s"] = s.exposed_cp_s;
+    j["exposed_pp_s"] = s.exposed_pp_s;
+    j["exposed_dp_s"] = s.exposed_dp_s;
+    j["exposed_ep_s"] = s.exposed_ep_s;
+    j["memory_per_gpu_bytes"] = s.memory_per_gpu_bytes;
+    j["memory_capacity_bytes"] = s.memory_capacity_bytes;
+    j["fits"] = s.fits;
     return j;
 }
 
@@ -68,6 +81,20 @@ RunSummary summary_from_json(const nlohmann::json& j) {
     s.lost_work_s = j.value("lost_work_s", 0.0);
     s.restart_s = j.value("restart_s", 0.0);
     s.checkpoint_s = j.value("checkpoint_s", 0.0);
+    s.tokens_per_s = j.value("tokens_per_s", 0.0);
+    s.model_flops_utilisation = j.value("model_flops_utilisation", 0.0);
+    s.hardware_flops_utilisation = j.value("hardware_flops_utilisation", 0.0);
+    s.tflops_per_gpu = j.value("tflops_per_gpu", 0.0);
+    s.bubble_fraction = j.value("bubble_fraction", 0.0);
+    s.exposed_tp_s = j.value("exposed_tp_s", 0.0);
+    s.exposed_cp_s = j.value("exposed_cp_s", 0.0);
+    s.exposed_pp_s = j.value("exposed_pp_s", 0.0);
+    s.exposed_dp_s = j.value("exposed_dp_s", 0.0);
+    s.exposed_ep_s = j.value("exposed_ep_s", 0.0);
+    // Runs from before the memory model have no estimate (capacity 0): they read as fitting.
+    s.memory_per_gpu_bytes = j.value("memory_per_gpu_bytes", 0.0);
+    s.memory_capacity_bytes = j.value("memory_capacity_bytes", 0.0);
+    s.fits = j.value("fits", true);
     return s;
 }
 

@@ -93,6 +93,15 @@ CREATE TABLE IF NOT EXISTS profiles (
 );
 )sql";
 
+// Version 3 added the large-model metrics as columns, for queries (the summary JSON stays the record);
+// runs stored before read as fitting, with no tokens, MFU or memory estimate.
+constexpr const char* kLlmColumns = R"sql(
+ALTER TABLE runs ADD COLUMN tokens_per_s REAL NOT NULL DEFAULT 0;
+ALTER TABLE runs ADD COLUMN model_flops_utilisation REAL NOT NULL DEFAULT 0;
+ALTER TABLE runs ADD COLUMN memory_per_gpu_bytes REAL NOT NULL DEFAULT 0;
+ALTER TABLE runs ADD COLUMN fits INTEGER NOT NULL DEFAULT 1;
+)sql";
+
 }  // namespace
 
 RunStore::RunStore(const std::string& path, int busy_timeout_ms) : path_(path) {
@@ -149,13 +158,14 @@ void RunStore::create_schema() {
         exec("BEGIN IMMEDIATE");
         try {
             exec(kSchema);
-            exec(kProfilesTable);
             {
                 // Another process may have created the schema between our check and our write lock.
                 Statement count(db_, "SELECT count(*) FROM schema_version", path_);
                 has_schema = count.step() == SQLITE_ROW && count.integer(0) > 0;
             }
             if (!has_schema) {
+                exec(kProfilesTable);
+                exec(kLlmColumns);
                 Statement insert(db_, "INSERT INTO schema_version(version) VALUES (?)", path_);
                 insert.bind(1, kSchemaVersion);
                 if (insert.step() != SQLITE_DONE) fail("cannot write schema version");
@@ -166,14 +176,9 @@ void RunStore::create_schema() {
             throw;
         }
     }
-    int found = 0;
-    {
-        Statement version(db_, "SELECT version FROM schema_version", path_);
-        if (version.step() != SQLITE_ROW) fail("the database has no schema version");
-        found = version.integer(0);
-    }
-    if (found == 1) {
-        migrate_to_profiles();
+    int found = schema_version();
+    if (found >= 1 && found < kSchemaVersion) {
+        migrate();
         found = kSchemaVersion;
     }
     if (found != kSchemaVersion)
@@ -181,11 +186,20 @@ void RunStore::create_schema() {
                          std::to_string(kSchemaVersion) + (found > kSchemaVersion ? " (the database is newer than this dtsim)" : ""));
 }
 
-void RunStore::migrate_to_profiles() {
+int RunStore::schema_version() const {
+    Statement version(db_, "SELECT version FROM schema_version", path_);
+    if (version.step() != SQLITE_ROW) fail("the database has no schema version");
+    return version.integer(0);
+}
+
+void RunStore::migrate() {
     exec("BEGIN IMMEDIATE");
     try {
-        exec(kProfilesTable);
-        exec("UPDATE schema_version SET version = 2");
+        // Read again under the write lock: another process may have migrated since.
+        const int found = schema_version();
+        if (found < 2) exec(kProfilesTable);
+        if (found < 3) exec(kLlmColumns);
+        exec(("UPDATE schema_version SET version = " + std::to_string(kSchemaVersion)).c_str());
         exec("COMMIT");
     } catch (...) {
         sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
@@ -224,7 +238,8 @@ std::int64_t RunStore::append(Run& run) {
     try {
         Statement insert(db_,
                          "INSERT INTO runs(kind, scenario_name, scenario_hash, scenario_text, strategy, gpus, "
-                         "iteration_time_s, summary_json, created_at) VALUES (?,?,?,?,?,?,?,?,?)",
+                         "iteration_time_s, summary_json, created_at, tokens_per_s, model_flops_utilisation, "
+                         "memory_per_gpu_bytes, fits) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                          path_);
         insert.bind(1, to_string(run.kind));
         insert.bind(2, run.scenario_name);
@@ -235,6 +250,10 @@ std::int64_t RunStore::append(Run& run) {
         insert.bind(7, run.summary.iteration_time_s);
         insert.bind(8, summary_to_json(run.summary).dump());
         insert.bind(9, run.created_at);
+        insert.bind(10, run.summary.tokens_per_s);
+        insert.bind(11, run.summary.model_flops_utilisation);
+        insert.bind(12, run.summary.memory_per_gpu_bytes);
+        insert.bind(13, run.summary.fits ? 1 : 0);
         if (insert.step() != SQLITE_DONE) fail("cannot insert run");
         const std::int64_t id = sqlite3_last_insert_rowid(db_);
 

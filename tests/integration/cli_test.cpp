@@ -38,10 +38,13 @@ TEST_CASE("simulate writes JSON, a Perfetto trace and a database row", "[integra
                                          "--trace", dir.file("trace.json"), "--db", dir.file("runs.db")});
     REQUIRE(result.exit_code == 0);
     CHECK_THAT(result.output, Catch::Contains("stored as run 1"));
+    CHECK_THAT(result.output, Catch::Contains("memory per GPU: fits: "));
+    CHECK_THAT(result.output, Catch::Contains("MFU / HFU"));
     const auto json = read_json(dir.file("run.json"));
     for (const char* key : {"gpus", "iteration_time_s", "samples_per_s", "speedup", "scaling_efficiency", "compute_time_s",
-                            "comm_time_s", "exposed_comm_time_s", "iterations"})
+                            "comm_time_s", "exposed_comm_time_s", "iterations", "model_flops_utilisation", "memory_per_gpu_bytes"})
         CHECK(json.contains(key));
+    CHECK(json["fits"] == true);
     CHECK(json["gpus"] == 16);
     CHECK(json["iterations"][0].contains("index"));
     const auto trace = read_json(dir.file("trace.json"));
@@ -55,6 +58,14 @@ TEST_CASE("simulate writes JSON, a Perfetto trace and a database row", "[integra
     CHECK_THAT(show.output, Catch::Contains("iteration time"));
     const auto missing = test::run_dtsim({"runs", "show", "9", "--db", dir.file("runs.db")});
     CHECK(missing.exit_code == 4);
+}
+
+TEST_CASE("a run whose model does not fit its GPUs says by how much", "[integration][cli]") {
+    // GPT-3 13B replicated on every GPU: 16 bytes per parameter of model states alone exceed an H100's 80 GB.
+    const auto scenario = (test::source_dir() / "scenarios" / "whatif-h100-gpt3.yaml").string();
+    const auto result = test::run_dtsim({"simulate", scenario, "--set", "model.zoo=gpt3-13b", "--set", "training.iterations=1"});
+    REQUIRE(result.exit_code == 0);
+    CHECK_THAT(result.output, Catch::Contains("memory per GPU: does not fit: needs ") && Catch::Contains(" GB of 80.0 GB"));
 }
 
 TEST_CASE("sweep runs every point and reports speedup per point", "[integration][cli][sweep]") {

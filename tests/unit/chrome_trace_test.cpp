@@ -37,3 +37,24 @@ TEST_CASE("Chrome trace: one process per node, separate lanes per rank, nested s
     CHECK(thread_names[{0, 1}] == "gpu 0 / comm");
     CHECK(trace["traceEvents"].back()["args"]["iteration"] == 0);
 }
+
+TEST_CASE("Chrome trace: an LLM layout's communication carries its dimension as a category", "[unit][trace]") {
+    Run run;
+    run.ranks = {{0, 0, "gpu 0"}};
+    run.spans = {{0, Lane::comm, "tp allreduce", 0, 0, 0.0, 0.001},
+                 {0, Lane::comm, "dp reduce-scatter", 0, 0, 0.001, 0.002},
+                 {0, Lane::comm, "allreduce", 0, 0, 0.002, 0.003},
+                 {0, Lane::compute, "forward", 0, 3, 0.0, 0.001},
+                 {0, Lane::wait, "pipeline bubble", 0, 0, 0.003, 0.004}};
+    std::ostringstream out;
+    write_chrome_trace(run, out);
+    const auto trace = nlohmann::json::parse(out.str());
+    std::map<std::string, std::string> categories;
+    for (const auto& e : trace.at("traceEvents"))
+        if (e["ph"] == "X") categories[e["name"].get<std::string>()] = e["cat"].get<std::string>();
+    CHECK(categories["tp allreduce"] == "comm,tp");
+    CHECK(categories["dp reduce-scatter"] == "comm,dp");
+    CHECK(categories["allreduce"] == "comm");
+    CHECK(categories["forward"] == "compute");
+    CHECK(categories["pipeline bubble"] == "wait");
+}

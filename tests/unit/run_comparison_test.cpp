@@ -1,11 +1,14 @@
 // dtsim compare's arithmetic: relative errors against the reference, the reference rule, per-rank times.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
+#include <tuple>
 
 #include "dtsim/input_error.hpp"
 #include "dtsim/run_comparison.hpp"
 #include "dtsim/run_json.hpp"
+#include "dtsim/units.hpp"
 #include "test_support.hpp"
 
 using namespace dtsim;
@@ -65,7 +68,7 @@ TEST_CASE("relative errors are the other run's against the reference, which is t
     CHECK(*metric(c, "comm_time_s").value.relative_error() == Approx(-0.25).epsilon(1e-12));
     CHECK(*metric(c, "wait_time_s").value.relative_error() == Approx(-1.0).epsilon(1e-12));
     CHECK(*metric(c, "compute_share").value.relative_error() == Approx((0.15 / 0.22) / (0.12 / 0.20) - 1).epsilon(1e-12));
-    CHECK(metric(c, "compute_share").is_share);
+    CHECK(metric(c, "compute_share").format == MetricFormat::share);
     CHECK(comparison_verdict(c, measured, predicted) == "prediction within 10.0 % from measurement (iteration time; predicted slower)");
 
     SECTION("a reference of zero has no relative error unless the other is zero too") {
@@ -110,4 +113,30 @@ TEST_CASE("a run JSON file reads back as written, and a bad one is named", "[uni
     std::ofstream(dir.file("bad.json")) << "{\"kind\": \"measured\"}";
     CHECK_THROWS_WITH(read_run_json_file(dir.file("bad.json")), Catch::Contains("bad.json: not a run JSON"));
     CHECK_THROWS_AS(read_run_json_file(dir.file("missing.json")), InputError);
+}
+
+TEST_CASE("large-model rows appear where either run has them, with each run's memory fit", "[unit][compare]") {
+    const auto plain = run_with(RunKind::predicted, 0.2, 0.15, 0.08, 0.0);
+    auto has = [](const RunComparison& c, const std::string& key) {
+        return std::any_of(c.metrics.begin(), c.metrics.end(), [&](const MetricComparison& m) { return m.key == key; });
+    };
+    const auto without = compare_runs(plain, plain);
+    for (const auto* key : {"tokens_per_s", "model_flops_utilisation", "bubble_fraction", "exposed_tp_s", "memory_per_gpu_bytes"})
+        CHECK_FALSE(has(without, key));
+
+    auto layout = plain;
+    auto& s = layout.summary;
+    std::tie(s.tokens_per_s, s.model_flops_utilisation, s.bubble_fraction, s.exposed_pp_s) = std::tuple{2e6, 0.4, 0.1, 0.002};
+    std::tie(s.memory_per_gpu_bytes, s.memory_capacity_bytes, s.fits) = std::tuple{93.1e9, 80e9, false};
+    const auto c = compare_runs(plain, layout);
+    CHECK(metric(c, "tokens_per_s").value.other == 2e6);
+    CHECK(format_metric_value(metric(c, "model_flops_utilisation"), 0.4) == "40.0 %");
+    CHECK(format_metric_value(metric(c, "bubble_fraction"), 0.1) == "10.0 %");
+    CHECK(metric(c, "exposed_pp_s").value.other == 0.002);
+    CHECK_FALSE(has(c, "exposed_tp_s"));
+    CHECK(format_metric_value(metric(c, "memory_per_gpu_bytes"), 93.1e9) == format_bytes(93.1e9));
+    const auto json = comparison_json(c, plain, "a", layout, "b");
+    CHECK(json["other"]["fits"] == false);
+    CHECK(json["other"]["memory_capacity_bytes"] == 80e9);
+    CHECK_FALSE(json["reference"].contains("fits"));  // no estimate: a run from before the memory model
 }

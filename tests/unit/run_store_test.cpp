@@ -33,6 +33,21 @@ Run sample_run(const std::string& name, int spans) {
     return run;
 }
 
+// The rows of a query on the database at `path`, every column read as a number.
+std::vector<std::vector<double>> query(const std::string& path, const std::string& sql) {
+    sqlite3* db = nullptr;
+    sqlite3_stmt* statement = nullptr;
+    std::vector<std::vector<double>> rows;
+    if (sqlite3_open(path.c_str(), &db) == SQLITE_OK && sqlite3_prepare_v2(db, sql.c_str(), -1, &statement, nullptr) == SQLITE_OK)
+        while (sqlite3_step(statement) == SQLITE_ROW) {
+            rows.emplace_back();
+            for (int c = 0; c < sqlite3_column_count(statement); ++c) rows.back().push_back(sqlite3_column_double(statement, c));
+        }
+    sqlite3_finalize(statement);
+    sqlite3_close(db);
+    return rows;
+}
+
 }  // namespace
 
 TEST_CASE("runs are appended with ids from 1 and read back equal", "[unit][store]") {
@@ -140,4 +155,89 @@ TEST_CASE("a non-finite run is never written or stored, and a damaged row hides 
     CHECK(list[0].scenario_name == "second");
     CHECK_THROWS_WITH(store.load(1), Catch::Contains("run 1 cannot be read"));
     CHECK(*store.load(2) == second);
+}
+
+TEST_CASE("a summary's large-model fields round-trip and read as absent from older runs", "[unit][store]") {
+    test::TempDir dir;
+    auto run = sample_run("llm", 3);
+    run.strategy = "tp8 pp4 dp16 1f1b zero1";
+    // Every large-model field gets a value of its own, written and read back.
+    auto json = summary_to_json(run.summary);
+    const char* keys[] = {"tokens_per_s", "model_flops_utilisation", "hardware_flops_utilisation", "tflops_per_gpu", "bubble_fraction",
+                          "exposed_tp_s", "exposed_cp_s", "exposed_pp_s", "exposed_dp_s", "exposed_ep_s", "memory_per_gpu_bytes",
+                          "memory_capacity_bytes"};
+    double value = 0;
+    for (const auto* key : keys) json[key] = value += 1.5;
+    json["fits"] = false;
+    run.summary = summary_from_json(json);
+    CHECK(summary_to_json(run.summary) == json);
+    CHECK(run.summary.exposed_ep_s == 15);
+    CHECK_FALSE(run.summary.fits);
+    {
+        RunStore store(dir.file("runs.db"));
+        store.append(run);
+        CHECK(*store.load(run.id) == run);
+    }
+    CHECK(query(dir.file("runs.db"), "SELECT tokens_per_s, model_flops_utilisation, memory_per_gpu_bytes, fits FROM runs") ==
+          std::vector<std::vector<double>>{{1.5, 3, 16.5, 0}});
+
+    auto older = json;
+    for (const auto* key : {"tokens_per_s", "model_flops_utilisation", "memory_per_gpu_bytes", "memory_capacity_bytes", "fits"})
+        older.erase(key);
+    const auto read = summary_from_json(older);
+    CHECK(read.tokens_per_s == 0);
+    CHECK(read.fits);
+    CHECK_FALSE(read.has_memory_estimate());
+}
+
+TEST_CASE("a database of schema version 2 opens with every run and gains the large-model columns", "[unit][store]") {
+    test::TempDir dir;
+    const auto path = dir.file("old.db");
+    // The tables as dtsim wrote them before version 3, with one run in them.
+    auto old_summary = summary_to_json(sample_run("old", 0).summary);
+    for (const auto* key : {"tokens_per_s", "model_flops_utilisation", "hardware_flops_utilisation", "tflops_per_gpu",
+                            "bubble_fraction", "memory_per_gpu_bytes", "memory_capacity_bytes", "fits"})
+        old_summary.erase(key);
+    const std::string version_2 =
+        "CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version VALUES (2);"
+        "CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, scenario_name TEXT NOT NULL, "
+        "scenario_hash TEXT NOT NULL, scenario_text TEXT NOT NULL, strategy TEXT NOT NULL, gpus INTEGER NOT NULL, "
+        "iteration_time_s REAL NOT NULL, summary_json TEXT NOT NULL, created_at TEXT NOT NULL);"
+        "CREATE TABLE iterations (run_id INTEGER NOT NULL REFERENCES runs(id), idx INTEGER NOT NULL, time_s REAL NOT NULL, PRIMARY KEY (run_id, idx));"
+        "CREATE TABLE ranks (run_id INTEGER NOT NULL REFERENCES runs(id), rank INTEGER NOT NULL, node INTEGER NOT NULL, label TEXT NOT NULL, PRIMARY KEY (run_id, rank));"
+        "CREATE TABLE spans (run_id INTEGER NOT NULL REFERENCES runs(id), rank INTEGER NOT NULL, lane TEXT NOT NULL, name TEXT NOT NULL, "
+        "iteration INTEGER NOT NULL, idx INTEGER NOT NULL, start_s REAL NOT NULL, end_s REAL NOT NULL, bytes REAL NOT NULL);"
+        "CREATE TABLE profiles (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, source TEXT NOT NULL, profile_json TEXT NOT NULL, created_at TEXT NOT NULL);"
+        "INSERT INTO runs VALUES (1, 'predicted', 'old', 'h', 'name: old', 'allreduce/ring', 4, 0.125, '" + old_summary.dump() +
+        "', '2026-01-01T00:00:00Z');"
+        "INSERT INTO iterations VALUES (1, 0, 0.2), (1, 1, 0.125);"
+        "INSERT INTO spans VALUES (1, 0, 'compute', 'forward', 1, 0, 0.0, 0.05, 0);";
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(db, version_2.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(db);
+
+    {
+        RunStore store(path);
+        const auto old = store.load(1);
+        REQUIRE(old);
+        CHECK(old->scenario_name == "old");
+        CHECK(old->summary.iteration_time_s == 0.125);
+        CHECK(old->summary.fits);
+        CHECK_FALSE(old->summary.has_memory_estimate());
+        CHECK(old->iterations.size() == 2);
+        CHECK(old->spans.size() == 1);
+        auto fresh = sample_run("new", 1);
+        fresh.summary.memory_capacity_bytes = 80e9;
+        fresh.summary.memory_per_gpu_bytes = 90e9;
+        fresh.summary.fits = false;
+        CHECK(store.append(fresh) == 2);
+        CHECK(store.list().size() == 2);
+    }
+    RunStore reopened(path);  // now at version 3: no second migration
+    REQUIRE(reopened.list().size() == 2);
+    CHECK_FALSE(reopened.load(2)->summary.fits);
+    // The old run keeps the columns' defaults.
+    CHECK(query(path, "SELECT fits, memory_per_gpu_bytes FROM runs ORDER BY id") == std::vector<std::vector<double>>{{1, 0}, {0, 90e9}});
+    CHECK(query(path, "SELECT version FROM schema_version") == std::vector<std::vector<double>>{{RunStore::kSchemaVersion}});
 }

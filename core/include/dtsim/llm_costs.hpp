@@ -37,6 +37,9 @@ struct LlmCosts {
     double model_flops_per_sequence = 0;     // forward + backward (3 × forward), without recomputation
     double hardware_flops_per_sequence = 0;  // with recomputation
     int tokens_per_sequence = 0;
+    /// One GPU running every layer unsplit, forward and backward of one sequence without recomputation:
+    /// the single-GPU reference of speedup and scaling efficiency (docs/llm.md, "Outputs").
+    double single_gpu_sequence_s = 0;
     /// The optimizer step over `parameters` this rank updates: memory-bound.
     double optimizer_s(double parameters) const { return parameters * optimizer_bytes_per_parameter / memory_bytes_per_second; }
 };

@@ -75,6 +75,8 @@ struct RunSummary {
     double memory_per_gpu_bytes = 0;       // peak over the GPUs
     double memory_capacity_bytes = 0;      // the GPU preset's
     bool fits = true;                      // memory_per_gpu_bytes <= memory_capacity_bytes
+    /// Runs stored before the memory model have none (capacity 0).
+    bool has_memory_estimate() const { return memory_capacity_bytes > 0; }
     bool operator==(const RunSummary&) const = default;
 };
 

@@ -22,11 +22,15 @@ struct ComparedValue {
     std::optional<double> relative_error() const;
 };
 
+/// How a metric's values read: seconds with a unit, a fraction (printed as a percentage), a rate per second
+/// (samples, tokens, TFLOP/s), or bytes.
+enum class MetricFormat { seconds, share, rate, bytes };
+
 struct MetricComparison {
     std::string key;    // "iteration_time_s", "compute_share", ... (the JSON summary's names)
     std::string label;  // "iteration time"
     ComparedValue value;
-    bool is_share = false;  // a fraction of the iteration (printed as a percentage)
+    MetricFormat format = MetricFormat::seconds;
 };
 
 /// A rank's compute, communication and wait time per iteration, from its spans (iterations after the first,
@@ -57,12 +61,14 @@ struct RunComparison {
 
 std::vector<RankTimes> per_rank_times(const Run& run);
 
-/// A value of `metric` as a reader expects it: a percentage for shares, samples/s, else seconds with a unit.
+/// A value of `metric` as a reader expects it: a percentage for shares, a rate, bytes, else seconds with a unit.
 std::string format_metric_value(const MetricComparison& metric, double value);
 /// "+12.50 %", "-3.00 %", or "n/a" when the reference is 0.
 std::string format_relative_error(const ComparedValue& value);
 
-/// Compares `first` and `second`; which is the reference follows the rule above.
+/// Compares `first` and `second`; which is the reference follows the rule above. The large-model rows
+/// (tokens/s, MFU, HFU, TFLOP/s, bubble, exposed communication per dimension, memory per GPU) are there
+/// where either run has a value for them.
 RunComparison compare_runs(const Run& first, const Run& second);
 
 /// One line: "prediction within 3.2 % from measurement (iteration time; ...)", or "off by 41.6 %" beyond 10 %.

@@ -9,8 +9,9 @@
 
 namespace dtsim {
 
-/// "allreduce/ring", "parameter-server/sync x4 dedicated", ...: the strategy as a run records it.
-std::string describe_strategy(const StrategySpec& strategy);
+/// "allreduce/ring", "parameter-server/sync x4 dedicated", ...: the strategy as a run records it; an LLM
+/// layout by its degrees above 1 and what is not the default: "tp8 pp4 dp16 1f1b zero1", "dp64 fsdp full".
+std::string describe_strategy(const TrainingSpec& training);
 
 /// A run of the scenario before its timeline: what it ran, and its ranks (the GPUs node-major, then one per
 /// parameter server, on `server_nodes`), for simulated and measured runs alike.
@@ -30,6 +31,8 @@ struct Observations {
 /// the first enter the means (the first includes start-up effects), unless there is only one.
 /// Workers that do not wait for each other (PS async/ssp) each train at their own rate: the throughput is
 /// the sum of their rates, and the iteration time the one that gives that throughput.
+/// Throughput counts the global batch (scenario.global_batch(): with an LLM layout, the data-parallel
+/// replicas' samples); speedup is against one GPU training the same samples (docs/llm.md, "Outputs").
 RunSummary summarize(const Scenario& scenario, const CostModel& costs, const std::vector<Span>& spans,
                      const std::vector<double>& iteration_ends, std::vector<IterationRecord>& iterations,
                      const Observations& observed = {});

@@ -40,7 +40,7 @@ struct ProfileListEntry {
 
 class RunStore {
 public:
-    static constexpr int kSchemaVersion = 2;
+    static constexpr int kSchemaVersion = 3;
 
     explicit RunStore(const std::string& path, int busy_timeout_ms = 10000);
     ~RunStore();
@@ -60,7 +60,9 @@ public:
 private:
     void exec(const char* sql) const;
     void create_schema();
-    void migrate_to_profiles();
+    int schema_version() const;
+    /// Brings a database of an older schema version to this one, keeping every run.
+    void migrate();
     [[noreturn]] void fail(const std::string& what) const;
 
     std::string path_;

@@ -1,0 +1,84 @@
+// The memory model against the closed forms it comes from: the ZeRO paper's model states and Korthikanti
+// et al.'s activations per transformer layer.
+#include <catch2/catch.hpp>
+
+#include "dtsim/memory_model.hpp"
+#include "dtsim/scenario.hpp"
+
+using namespace dtsim;
+
+TEST_CASE("ZeRO model states: the paper's 7.5B-parameter example on 64 GPUs", "[unit][memory]") {
+    // Rajbhandari et al. 2020, Figure 1: Ψ = 7.5 B, N_d = 64, K = 12, fp16 weights and gradients.
+    const double psi = 7.5e9;
+    auto gb = [&](int stage) { return zero_model_states(psi, 64, stage, 2, 2, 12).total() / 1e9; };
+    CHECK(gb(0) == Approx(120.0));                // (2 + 2 + K) Ψ
+    CHECK(gb(1) == Approx(31.4).margin(0.05));    // 4Ψ + KΨ/N
+    CHECK(gb(2) == Approx(16.6).margin(0.05));    // 2Ψ + (2 + K)Ψ/N
+    CHECK(gb(3) == Approx(1.9).margin(0.05));     // (2 + 2 + K)Ψ/N
+    CHECK(gb(1) == Approx(31.40625));
+    CHECK(gb(2) == Approx(16.640625));
+    CHECK(gb(3) == Approx(1.875));
+    const auto stage2 = zero_model_states(psi, 64, 2, 2, 2, 12);
+    CHECK(stage2.weights == Approx(2 * psi));
+    CHECK(stage2.gradients == Approx(2 * psi / 64));
+    CHECK(stage2.optimizer == Approx(12 * psi / 64));
+}
+
+TEST_CASE("activations per layer follow Korthikanti et al. 2022, Table 2", "[unit][memory]") {
+    // GPT-3 175B: s = 2048, b = 1, h = 12288, a = 96, so 5·a·s/h = 80 and s·b·h = 25 165 824.
+    const double s = 2048, b = 1, h = 12288, a = 96, sbh = s * b * h;
+    CHECK(layer_activation_bytes(s, b, h, a, 1, false, Recompute::none) == Approx(sbh * (34 + 80)));
+    CHECK(layer_activation_bytes(s, b, h, a, 1, false, Recompute::none) == Approx(2868903936.0));
+    // Tensor parallelism alone leaves the layer norms, dropouts and the inputs of the first linear layers whole.
+    CHECK(layer_activation_bytes(s, b, h, a, 8, false, Recompute::none) == Approx(sbh * (10 + 24.0 / 8 + 80.0 / 8)));
+    // Sequence parallelism splits the rest too: everything divided by t.
+    CHECK(layer_activation_bytes(s, b, h, a, 8, true, Recompute::none) == Approx(sbh / 8 * (34 + 80)));
+    CHECK(layer_activation_bytes(s, b, h, a, 8, true, Recompute::none) == Approx(358612992.0));
+    // Selective recomputation drops the attention core (5·a·s/h).
+    CHECK(layer_activation_bytes(s, b, h, a, 8, true, Recompute::selective) == Approx(sbh / 8 * 34));
+    CHECK(layer_activation_bytes(s, b, h, a, 8, false, Recompute::selective) == Approx(sbh * (10 + 24.0 / 8)));
+    // Full recomputation keeps each layer's 16-bit input only.
+    CHECK(layer_activation_bytes(s, b, h, a, 8, false, Recompute::full) == Approx(2 * sbh));
+    CHECK(layer_activation_bytes(s, b, h, a, 8, true, Recompute::full) == Approx(2 * sbh / 8));
+}
+
+namespace {
+
+Scenario llama2_7b_on_8_gpus(int zero_stage) {
+    return load_scenario_text("name: llama\n"
+                              "cluster: {nodes: 1, gpus_per_node: 8, gpu: h100-sxm, nic: ib-ndr}\n"
+                              "model: {zoo: llama2-7b, precision: bf16, micro_batch: 1, sequence_length: 4096}\n"
+                              "training:\n"
+                              "  strategy: {kind: allreduce}\n"
+                              "  parallelism: {tensor: 1, pipeline: 1, data: auto}\n"
+                              "  pipeline: {microbatches: 4}\n"
+                              "  recompute: full\n"
+                              "  zero: " + std::to_string(zero_stage) + "\n",
+                              "llama.yaml");
+}
+
+}  // namespace
+
+TEST_CASE("estimate_memory of Llama 2 7B on 8 GPUs: ZeRO 0 does not fit, ZeRO 3 does", "[unit][memory]") {
+    const double psi = 6738415616;  // the model card's dimensions (data/models/llama2-7b.yaml)
+    // bf16 weights and gradients, Adam's fp32 momentum, variance and master weights (K = 12); full
+    // recomputation keeps 2·s·b·h bytes for each of the 32 layers of the one microbatch 1F1B holds
+    // without a pipeline.
+    const double activations = 32 * 2.0 * 4096 * 1 * 4096;
+    const auto replicated = estimate_memory(llama2_7b_on_8_gpus(0));
+    CHECK(replicated.states.weights == Approx(2 * psi));
+    CHECK(replicated.states.gradients == Approx(2 * psi));
+    CHECK(replicated.states.optimizer == Approx(12 * psi));
+    CHECK(replicated.activations == Approx(activations));
+    CHECK(replicated.peak() == Approx(16 * psi + activations + 2e9));
+    CHECK(replicated.capacity == Approx(80e9));
+    CHECK_FALSE(replicated.fits());
+    CHECK(describe_fit(replicated.peak(), replicated.capacity) == "does not fit: needs 110.9 GB of 80.0 GB");
+
+    const auto sharded = estimate_memory(llama2_7b_on_8_gpus(3));
+    CHECK(sharded.states.total() == Approx(16 * psi / 8));
+    CHECK(sharded.activations == Approx(activations));
+    CHECK(sharded.peak() == Approx(2 * psi + activations + 2e9));
+    CHECK(sharded.fits());
+    CHECK(describe_fit(sharded.peak(), sharded.capacity) == "fits: 16.6 of 80.0 GB");
+}
