@@ -67,10 +67,17 @@ void print_run_report(std::ostream& out, const Scenario& scenario, const Run& ru
         << format_seconds(costs.nic().latency_s) << "; " << to_string(c.fabric.topology) << " fabric; "
         << to_string(c.network_model) << " network model\n";
     const int micro_batches = scenario.training.accumulation_steps;
-    out << "  model     " << scenario.model.name << ", batch " << scenario.model.batch_per_gpu << "/GPU"
-        << (micro_batches > 1 ? " × " + std::to_string(micro_batches) + " accumulated micro-batches" : "") << ", "
-        << to_string(scenario.model.precision) << ", " << format_bytes(costs.gradient_bytes())
-        << " of gradients in " << buckets << " bucket(s)\n";
+    if (const auto& llm = scenario.training.llm) {
+        out << "  model     " << scenario.model.name << ", " << format_bytes(costs.gradient_bytes()) << " of weights, "
+            << to_string(scenario.model.precision) << "; batch " << scenario.global_batch() << " sequences of "
+            << llm->sequence_length << " tokens: " << micro_batches << " microbatch(es) of " << scenario.model.batch_per_gpu
+            << " per data-parallel replica\n";
+    } else {
+        out << "  model     " << scenario.model.name << ", batch " << scenario.model.batch_per_gpu << "/GPU"
+            << (micro_batches > 1 ? " × " + std::to_string(micro_batches) + " accumulated micro-batches" : "") << ", "
+            << to_string(scenario.model.precision) << ", " << format_bytes(costs.gradient_bytes())
+            << " of gradients in " << buckets << " bucket(s)\n";
+    }
     out << "  strategy  " << run.strategy << ", bucket " << format_bytes(strategy.bucket_bytes) << ", overlap "
         << (strategy.overlap ? "on" : "off") << ", " << to_string(scenario.training.fidelity) << " fidelity, "
         << scenario.training.iterations << " iteration(s)\n\n";

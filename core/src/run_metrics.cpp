@@ -174,7 +174,9 @@ RunSummary summarize(const Scenario& scenario, const CostModel& costs, const std
         if (span.lane == Lane::wait) wait += duration;
         if (span.lane == Lane::wait && span.name == kPipelineBubbleSpan) bubble += duration;
     }
-    const double per_rank_iteration = static_cast<double>(workers) * measured;
+    // Means per rank are over the ranks with a timeline: in flow fidelity one stands for its tensor group.
+    const int timelines = observed.ranks_with_timeline > 0 ? observed.ranks_with_timeline : workers;
+    const double per_rank_iteration = static_cast<double>(timelines) * measured;
     // Throughput counts the samples whose gradients were applied: fewer than the GPUs' with backup workers
     // or after a node was dropped.
     double applied = 0;

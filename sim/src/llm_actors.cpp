@@ -341,6 +341,11 @@ private:
 
 }  // namespace
 
+int llm_ranks_with_timeline(const Scenario& scenario) {
+    if (!scenario.training.llm || scenario.training.fidelity != Fidelity::flow) return 0;
+    return scenario.cluster.gpus() / scenario.training.llm->parallelism.tensor;
+}
+
 void spawn_llm_actors(SimulationContext& ctx) {
     auto shared = std::make_shared<LlmShared>(ctx);
     std::vector<int> ranks;

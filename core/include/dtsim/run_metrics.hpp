@@ -25,6 +25,7 @@ struct Observations {
     double lost_work_s = 0;                                // node failure, per worker (see RunSummary)
     double restart_s = 0;
     double checkpoint_s = 0;
+    int ranks_with_timeline = 0;  // GPUs whose spans were recorded, when fewer than all (one per tensor group)
 };
 
 /// `iteration_ends` are the times the slowest worker finished each iteration. Only the iterations after

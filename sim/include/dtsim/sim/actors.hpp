@@ -11,5 +11,7 @@ void spawn_allreduce_actors(SimulationContext& ctx);
 void spawn_parameter_server_actors(SimulationContext& ctx);
 /// An LLM layout (scenario.training.llm): see llm_actors.cpp.
 void spawn_llm_actors(SimulationContext& ctx);
+/// How many ranks of an LLM layout record a timeline: one per tensor group in flow fidelity; 0 for all.
+int llm_ranks_with_timeline(const Scenario& scenario);
 
 }  // namespace dtsim::sim
