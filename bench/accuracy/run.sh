@@ -6,26 +6,30 @@
 # Writes bench/results/accuracy-<rate>.md and keeps the profiles, samples and runs database there.
 #
 # Usage (root: the testbed needs network namespaces; a quiet machine):
-#   bench/accuracy/run.sh [--rate RATE] [--reps N] [--only GLOB] [--keep-calibration]
+#   bench/accuracy/run.sh [--rate RATE] [--reps N] [--only GLOB] [--name NAME] [--keep-calibration]
 # --keep-calibration reuses (and completes) the calibrations of an earlier run; measurements are always new.
+# --name keeps a partial run (--only) apart from the full one: its runs database, scenarios and report are
+# accuracy-<rate>/runs-NAME.db, scenarios-NAME/ and bench/results/accuracy-<rate>-NAME.md.
 # On a real cluster the same steps run under mpirun/srun without the testbed: see docs/fidelity.md.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-rate=500mbit reps=3 only='*' keep=0
+rate=500mbit reps=3 only='*' keep=0 name=
 while (($#)); do
 	case $1 in
 	--rate) rate=$2; shift 2 ;;
 	--reps) reps=$2; shift 2 ;;
 	--only) only=$2; shift 2 ;;
+	--name) name=$2; shift 2 ;;
 	--keep-calibration) keep=1; shift ;;
-	*) echo "usage: $0 [--rate RATE] [--reps N] [--only GLOB] [--keep-calibration]" >&2; exit 2 ;;
+	*) echo "usage: $0 [--rate RATE] [--reps N] [--only GLOB] [--name NAME] [--keep-calibration]" >&2; exit 2 ;;
 	esac
 done
 bin="$root/build/bin"
 testbed="$root/runtime/testbed/dtsim-testbed"
 work="$root/bench/results/accuracy-$rate"
-report="$root/bench/results/accuracy-$rate.md"
+report="$root/bench/results/accuracy-$rate${name:+-$name}.md"
+runs_db="$work/runs${name:+-$name}.db" scenario_dir="$work/scenarios${name:+-$name}" validated="$work/validate${name:+-$name}"
 for tool in "$bin/dtsim" "$bin/dtsim-runtime"; do
 	[[ -x $tool ]] || { echo "$0: $tool is missing: build first (./setup.sh builds it)" >&2; exit 2; }
 done
@@ -45,8 +49,8 @@ calibrate_options=(--backend mpi --max 16MiB --ops allreduce,allgather,alltoall,
 # Taken before this run rewrites its own tracked outputs; only changes outside bench/results count.
 commit="$(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet -- . ':!bench/results' || echo ' (with uncommitted changes)')"
 ((keep)) || rm -rf "$work"
-rm -rf "$work/runs.db" "$work/scenarios"  # measurements are taken afresh: they must come from this build
-mkdir -p "$work/scenarios"
+rm -rf "$runs_db" "$scenario_dir"  # measurements are taken afresh: they must come from this build
+mkdir -p "$scenario_dir"
 "$testbed" down > /dev/null 2>&1 || true
 "$testbed" up 5 --rate "$rate"
 trap '"$testbed" down > /dev/null 2>&1 || true' EXIT
@@ -65,7 +69,7 @@ calibrate_layout 2 4 2x2
 
 scenarios=()
 for template in "$here"/scenarios/$only.yaml; do
-	scenario="$work/scenarios/$(basename "$template")"
+	scenario="$scenario_dir/$(basename "$template")"
 	# Relative to the scenario's folder (the loader looks beside the scenario first): no machine path in the records.
 	sed -e "s|@PROFILE_1@|../profile-5x1.json|" -e "s|@PROFILE_2@|../profile-2x2.json|" "$template" > "$scenario"
 	scenarios+=("$scenario")
@@ -77,7 +81,7 @@ for ((rep = 1; rep <= reps; rep++)); do
 		read -r -a layout < <(sed -n '1s/^# testbed: //p' "$scenario")
 		echo "== measure $(basename "$scenario" .yaml) ($rep/$reps)"
 		"$testbed" run "${layout[@]}" "${transport[@]}" -- "$bin/dtsim-runtime" measure "$scenario" "${measure_options[@]}" \
-			--db "$work/runs.db" | sed -n 's/^  iteration time */   iteration /p'
+			--db "$runs_db" | sed -n 's/^  iteration time */   iteration /p'
 	done
 done
 
@@ -87,15 +91,15 @@ data_parallel=() llm=()
 for scenario in "${scenarios[@]##*/}"; do
 	if [[ $scenario == *-llm-* ]]; then llm+=("$scenario"); else data_parallel+=("$scenario"); fi
 done
-: > "$work/validate.txt"
-: > "$work/validate-llm.txt"
+: > "$validated.txt"
+: > "$validated-llm.txt"
 if ((${#data_parallel[@]})); then
-	(cd "$work/scenarios" && "$bin/dtsim" validate "${data_parallel[@]}" --db "$work/runs.db" --json "$work/validate.json") |
-		tee "$work/validate.txt"
+	(cd "$scenario_dir" && "$bin/dtsim" validate "${data_parallel[@]}" --db "$runs_db" --json "$validated.json") |
+		tee "$validated.txt"
 fi
 if ((${#llm[@]})); then
-	(cd "$work/scenarios" && "$bin/dtsim" validate "${llm[@]}" --db "$work/runs.db" --json "$work/validate-llm.json" 2>&1 ||
-		echo "(dtsim validate failed on the LLM layouts: their measurements are in runs.db)") | tee "$work/validate-llm.txt"
+	(cd "$scenario_dir" && "$bin/dtsim" validate "${llm[@]}" --db "$runs_db" --json "$validated-llm.json" 2>&1 ||
+		echo "(dtsim validate failed on the LLM layouts: their measurements are in $(basename "$runs_db"))") | tee "$validated-llm.txt"
 fi
 
 {
@@ -106,17 +110,19 @@ fi
 	echo "- commit: $commit"
 	echo "- testbed: 5 host namespaces at $rate each way (tbf), Open MPI over TCP with \`btl_tcp_links 4\`"
 	echo "- calibrations: \`accuracy-$rate/calibration-5x1\` (5 hosts × 1 rank) and \`calibration-2x2\` (2 hosts × 2 ranks), \`dtsim-runtime calibrate ${calibrate_options[*]}\`; profiles \`profile-*.json\`"
-	echo "- measured: each scenario $reps times with \`dtsim-runtime measure ${measure_options[*]}\` (runs in \`accuracy-$rate/runs.db\`); validate compares the median run"
-	echo
-	echo '```'
-	cat "$work/validate.txt"
-	echo '```'
-	if [[ -s $work/validate-llm.txt ]]; then
+	echo "- measured: each scenario $reps times with \`dtsim-runtime measure ${measure_options[*]}\` (runs in \`accuracy-$rate/$(basename "$runs_db")\`); validate compares the median run"
+	if [[ -s $validated.txt ]]; then
+		echo
+		echo '```'
+		cat "$validated.txt"
+		echo '```'
+	fi
+	if [[ -s $validated-llm.txt ]]; then
 		echo
 		echo "## LLM layouts"
 		echo
 		echo '```'
-		cat "$work/validate-llm.txt"
+		cat "$validated-llm.txt"
 		echo '```'
 	fi
 } > "$report"
