@@ -44,11 +44,23 @@ double pair_exchange_extra_s(const SimulationContext& ctx, int a, int b, double 
     return cluster.node_of(a) == cluster.node_of(b) ? 0 : ctx.costs.inter_node_pair_exchange_extra_s(bytes);
 }
 
+void calibrated_ring_allreduce(const Actor& actor, const RankGroup& ring, double bytes) {
+    ring_allreduce(actor, ring, bytes, calibrated_extra_step_s(actor.ctx, NetworkOp::allreduce, ring, bytes, 2 * (ring.count - 1)));
+}
+
+void calibrated_reduce_scatter(const Actor& actor, const RankGroup& ring, double bytes) {
+    ring_pass(actor, ring, bytes / ring.count, ring.count - 1,
+              calibrated_extra_step_s(actor.ctx, NetworkOp::allreduce, ring, bytes, 2 * (ring.count - 1)));
+}
+
+void calibrated_allgather(const Actor& actor, const RankGroup& ring, double bytes) {
+    ring_pass(actor, ring, bytes / ring.count, ring.count - 1,
+              calibrated_extra_step_s(actor.ctx, NetworkOp::allgather, ring, bytes, ring.count - 1));
+}
+
 void scenario_allreduce(const Actor& actor, const RankGroup& group, double bytes) {
     switch (actor.ctx.scenario.training.strategy.algorithm) {
-        case AllReduceAlgorithm::ring:
-            return ring_allreduce(actor, group, bytes,
-                                  calibrated_extra_step_s(actor.ctx, NetworkOp::allreduce, group, bytes, 2 * (group.count - 1)));
+        case AllReduceAlgorithm::ring: return calibrated_ring_allreduce(actor, group, bytes);
         case AllReduceAlgorithm::hierarchical: return hierarchical_allreduce(actor, group.me(), bytes);
         case AllReduceAlgorithm::tree: return tree_allreduce(actor, group, bytes);
         case AllReduceAlgorithm::halving_doubling: return halving_doubling_allreduce(actor, group, bytes);

@@ -15,6 +15,7 @@
 #include "dtsim/buckets.hpp"
 #include "dtsim/pipeline_schedule.hpp"
 #include "dtsim/sim/actors.hpp"
+#include "dtsim/sim/calibrated_collectives.hpp"
 #include "dtsim/sim/compute_schedule.hpp"
 #include "dtsim/sim/faults.hpp"
 #include "dtsim/straggler_model.hpp"
@@ -205,12 +206,14 @@ private:
         const bool sp = llm_.parallelism.sequence_parallel;
         ctx_.state(actor_.slot).waiting_for = "the tensor-parallel collective";
         if (shared_.one_per_tensor_group) {
-            sg4::this_actor::sleep_for(ring_seconds(group, bytes / group.count, 2 * (group.count - 1)));
+            const int steps = 2 * (group.count - 1);
+            sg4::this_actor::sleep_for(ring_seconds(group, bytes / group.count, steps) +
+                                       steps * calibrated_extra_step_s(ctx_, NetworkOp::allreduce, group, bytes, steps));
         } else if (sp) {
-            ring_reduce_scatter(actor_, group, bytes);
-            ring_allgather(actor_, group, bytes);
+            calibrated_reduce_scatter(actor_, group, bytes);
+            calibrated_allgather(actor_, group, bytes);
         } else {
-            ring_allreduce(actor_, group, bytes);
+            calibrated_ring_allreduce(actor_, group, bytes);
         }
         ctx_.record(rank_, Lane::comm, sp ? "tp reduce-scatter" : "tp allreduce", iteration_, microbatch_, start, bytes);
     }
@@ -231,7 +234,7 @@ private:
         const auto group = rank_group(shared_.layout.group(rank_, Dimension::cp));
         ctx_.state(actor_.slot).waiting_for = "the context-parallel exchange";
         shared_.barriers.enter(Stream::compute, group);
-        ring_pass(actor_, group, costs_.context_bytes, group.count - 1);
+        calibrated_allgather(actor_, group, costs_.context_bytes * group.count);
         // Bytes as nccl-tests counts them: the whole gathered array.
         ctx_.record(rank_, Lane::comm, forward ? "cp allgather" : "cp reduce-scatter", iteration_, microbatch_, start,
                     costs_.context_bytes * group.count);
@@ -301,10 +304,10 @@ private:
         const double gather_start = sg4::Engine::get_clock();
         ctx_.state(actor_.slot).waiting_for = "the data-parallel parameter all-gather";
         shared_.barriers.enter(Stream::compute, groups_.dense);
-        ring_allgather(actor_, groups_.dense, dense * element);
+        calibrated_allgather(actor_, groups_.dense, dense * element);
         if (expert > 0) {
             shared_.barriers.enter(Stream::compute, groups_.expert);
-            ring_allgather(actor_, groups_.expert, expert * element);
+            calibrated_allgather(actor_, groups_.expert, expert * element);
         }
         ctx_.record(rank_, Lane::comm, "dp allgather", iteration_, 0, gather_start, (dense + expert) * element);
     }
@@ -346,8 +349,21 @@ int llm_ranks_with_timeline(const Scenario& scenario) {
     return scenario.cluster.gpus() / scenario.training.llm->parallelism.tensor;
 }
 
+// The ranks of rank 0's tensor group on its node behind its NIC (every group is placed alike).
+int tensor_ranks_per_nic(const SimulationContext& ctx, const ParallelLayout& layout) {
+    const auto& cluster = ctx.scenario.cluster;
+    const auto group = layout.group(0, Dimension::tp);
+    int sharers = 0;
+    for (int i = 0; i < group.count; ++i) {
+        const int rank = group.rank_at(i);
+        sharers += cluster.node_of(rank) == 0 && cluster.nic_of_gpu(rank % cluster.gpus_per_node) == cluster.nic_of_gpu(0);
+    }
+    return sharers;
+}
+
 void spawn_llm_actors(SimulationContext& ctx) {
     auto shared = std::make_shared<LlmShared>(ctx);
+    if (shared->one_per_tensor_group) ctx.nic_sharers = tensor_ranks_per_nic(ctx, shared->layout);
     std::vector<int> ranks;
     for (int rank = 0; rank < ctx.workers; ++rank)
         if (!shared->one_per_tensor_group || shared->layout.coordinate(rank, Dimension::tp) == 0) ranks.push_back(rank);

@@ -42,10 +42,10 @@ void reduce(const Actor& actor, FlowBarriers& barriers, const DataGroups& groups
             return scenario_allreduce(actor, group, job.bytes);
         case GradientOp::reduce_scatter:
             barriers.enter(Stream::gradients, group);
-            return ring_reduce_scatter(actor, group, job.bytes);
+            return calibrated_reduce_scatter(actor, group, job.bytes);
         case GradientOp::hybrid:  // reduce-scatter within the shard group, all-reduce the shard across replicas
             barriers.enter(Stream::gradients, groups.shard);
-            ring_reduce_scatter(actor, groups.shard, job.bytes);
+            calibrated_reduce_scatter(actor, groups.shard, job.bytes);
             barriers.enter(Stream::gradients, groups.replica);
             return scenario_allreduce(actor, groups.replica, job.bytes / groups.shard.count);
     }
@@ -86,7 +86,7 @@ void run_gather_stream(const Actor& actor, RankStreams& streams, FlowBarriers& b
         state.waiting_for = "the sharding group's parameter all-gather";
         const auto& group = job.expert ? groups.expert : groups.shard;
         barriers.enter(Stream::gather, group);
-        ring_allgather(actor, group, job.bytes);
+        calibrated_allgather(actor, group, job.bytes);
         actor.ctx.record(groups.dense.me(), Lane::comm, "dp allgather", job.iteration, job.index, start, job.bytes);
         streams.gathered->release();
     }

@@ -58,7 +58,9 @@ double SimulationContext::route_latency_s(int from, int to) {
 }
 
 MessageCost SimulationContext::message_cost(int from, int to, double bytes, bool first_of_pass, int ring_members) const {
-    return costs.link_between(from, to).message_cost(bytes, first_of_pass, ring_members);
+    auto cost = costs.link_between(from, to).message_cost(bytes, first_of_pass, ring_members);
+    if (nic_sharers > 1 && scenario.cluster.node_of(from) != scenario.cluster.node_of(to)) cost.wire_bytes *= nic_sharers;
+    return cost;
 }
 
 void Actor::waits_for(const char* what, int peer) const {

@@ -80,6 +80,10 @@ public:
     /// one-at-a-time fit (LinkCost::from_idle): true in the replay of collectives timed one at a time
     /// after a barrier (collective_replay.hpp); false in training, where buckets follow one another.
     bool passes_start_idle = false;
+    /// Flow fidelity of an LLM layout simulates one rank per tensor group (llm_actors.cpp): the ranks of its
+    /// group that share its NIC send the same flows at the same time, so its messages between nodes carry
+    /// their bytes too. 1 otherwise.
+    int nic_sharers = 1;
     TimelineRecorder recorder;
     std::vector<double> staleness;  // version gap of every gradient a parameter server applied (async/ssp)
     Cohort cohort;
