@@ -155,8 +155,11 @@ void exchange_with_all(const Actor& actor, const RankGroup& group, double share)
 
 }  // namespace
 
-sg4::CommPtr send_message(const Actor& actor, int from, int to, double bytes, int channel) {
-    return start_send(actor, from, to, bytes, channel);
+void send_detached_message(const Actor& actor, int from, int to, double bytes, int channel) {
+    const auto cost = actor.ctx.message_cost(from, to, bytes);
+    if (cost.overhead_s > 0) sg4::this_actor::sleep_for(cost.overhead_s);
+    if (actor.ctx.lose_message_to(to)) return;
+    mailbox(actor, from, to, channel)->put_init(&g_token, static_cast<uint64_t>(cost.wire_bytes))->detach();
 }
 
 sg4::CommPtr receive_message(const Actor& actor, int from, int to, int channel) {

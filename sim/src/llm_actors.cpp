@@ -265,7 +265,8 @@ private:
     }
 
     void send_to(int peer, int channel) {
-        if (auto comm = send_message(actor_, rank_, peer, costs_.pipeline_bytes, channel)) sends_.push_back(std::move(comm));
+        // Detached: an actor keeping thousands of unfinished sends makes SimGrid's bookkeeping quadratic.
+        send_detached_message(actor_, rank_, peer, costs_.pipeline_bytes, channel);
     }
 
     void hand_over_gradients(int chunk, const RankLayer& layer, size_t backward_position) {
@@ -276,9 +277,6 @@ private:
     }
 
     void finish_iteration(ActorState& state) {
-        state.waiting_for = "pipeline sends to complete";
-        sg4::Comm::wait_all(sends_);
-        sends_.clear();
         streams_.gradients.push(GradientJob{0, false, gradient_op(), iteration_, bucket_index_, true});
         state.waiting_for = "the gradient stream to finish the iteration";
         streams_.gradients_done->acquire();
@@ -332,7 +330,6 @@ private:
     const DataGroups groups_;
     const std::vector<PipelineOp> order_;
     std::vector<ChunkBuckets> buckets_;
-    std::vector<sg4::CommPtr> sends_;
     ComputeEffect effect_;
     int iteration_ = 0;
     int microbatch_ = 0;

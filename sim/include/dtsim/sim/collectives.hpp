@@ -34,10 +34,10 @@ struct RankGroup {
     int previous() const { return rank_at(position - 1); }
 };
 
-/// A point-to-point message of `bytes` from rank `from` to `to` (pipeline sends), started after its
-/// sender-side overhead; null where the scenario's debug option loses it. `channel` keeps streams between
-/// the same two ranks apart.
-simgrid::s4u::CommPtr send_message(const Actor& actor, int from, int to, double bytes, int channel);
+/// A point-to-point message of `bytes` from rank `from` to `to` (pipeline sends), sent after its
+/// sender-side overhead and not waited for: only its receiver waits for it (none where the scenario's debug
+/// option loses it). `channel` keeps streams between the same two ranks apart.
+void send_detached_message(const Actor& actor, int from, int to, double bytes, int channel);
 /// The receive of the next message from `from` on `channel`, started now.
 simgrid::s4u::CommPtr receive_message(const Actor& actor, int from, int to, int channel);
 
