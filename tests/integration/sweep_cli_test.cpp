@@ -44,7 +44,7 @@ TEST_CASE("a sweep whose points are all invalid runs nothing and exits 2", "[int
     CHECK_THAT(result.output, Catch::Contains("2 of 2 point(s) skipped"));
 }
 
-TEST_CASE("--vary replaces the file's sweep: section, which is still checked on its own", "[integration][cli][sweep]") {
+TEST_CASE("a sweep's --vary replaces the file's sweep: section, which is still checked on its own", "[integration][cli][sweep]") {
     test::TempDir dir;
     // Valid as written; its powersgd value would not be with a parameter server.
     std::ofstream(dir.file("swept.yaml")) << test::quick_scenario("small-sweep") << "sweep:\n  training.compression: [{kind: fp16}, {kind: powersgd, rank: 4}]\n";

@@ -30,7 +30,7 @@ RunListEntry entry(std::map<std::string, std::string> overrides, std::string lab
 
 }  // namespace
 
-TEST_CASE("--where matches an override, else the key as the scenario file wrote it, or the label", "[unit][runs]") {
+TEST_CASE("a --where condition matches an override, else the key as the scenario file wrote it, or the label", "[unit][runs]") {
     const auto overridden = entry({{"cluster.nodes", "8"}}, "big");
     const auto plain = entry({}, "");
     CHECK(cli::matches(overridden, cli::parse_run_condition("cluster.nodes=8")));
