@@ -1,5 +1,7 @@
 #include "run_report.hpp"
 
+#include <cmath>
+
 #include "dtsim/buckets.hpp"
 #include "dtsim/cost_model.hpp"
 #include "dtsim/memory_model.hpp"
@@ -17,6 +19,20 @@ std::string exposed_by_dimension(const RunSummary& s) {
                                              std::pair{Dimension::ep, s.exposed_ep_s}})
         if (seconds > 0) text += (text.empty() ? "" : " · ") + std::string(kDimensionNames.name(dimension)) + " " + format_seconds(seconds);
     return text;
+}
+
+// The communication and wait shares overlap compute and each other, so they do not add up; this line gives
+// the shares of the iteration that do, or says why they cannot.
+std::string shares_line(const RunSummary& s) {
+    if (s.iteration_time_s <= 0) return "";
+    const double compute = s.compute_time_s / s.iteration_time_s;
+    if (compute > 1 + 1e-9)
+        return "shares: compute per rank is longer than the job's iteration (workers do not step together), so "
+               "shares of the iteration do not add up to 100 %";
+    // Exposed communication is the iteration less compute: rounded once, the two printed shares sum to 100 %.
+    const double rounded = std::round(compute * 1000) / 1000;
+    return "shares of the iteration: compute " + percent(rounded) + " + exposed communication " + percent(1 - rounded) +
+           " = 100 %; the communication and wait shares count time that overlaps compute, so they do not add to these";
 }
 
 }  // namespace
@@ -52,6 +68,7 @@ void print_run_summary_table(std::ostream& out, const RunSummary& s, const std::
     if (s.bubble_fraction > 0) table.add_row({"pipeline bubble", percent(s.bubble_fraction)});
     if (const auto exposed = exposed_by_dimension(s); !exposed.empty()) table.add_row({"exposed communication by dimension", exposed});
     table.print(out, indent);
+    if (const auto shares = shares_line(s); !shares.empty()) out << indent << shares << "\n";
     if (s.has_memory_estimate()) out << indent << "memory per GPU: " << describe_fit(s.memory_per_gpu_bytes, s.memory_capacity_bytes) << "\n";
 }
 

@@ -14,7 +14,9 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
         std::string scenario;
         std::vector<std::string> overrides;
         RunOutputs outputs;
+        std::string label;
         bool quiet = false;
+        bool sweep_point = false;
     };
     auto options = std::make_shared<Options>();
     auto* cmd = app.add_subcommand("simulate", "Simulate one scenario and print its summary");
@@ -24,9 +26,14 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--json", options->outputs.json_path, "Write the run summary and iterations as JSON");
     cmd->add_option("--trace", options->outputs.trace_path, "Write a Chrome/Perfetto trace of the timeline");
     cmd->add_option("--db", options->outputs.db_path, "Append the run to this SQLite runs database");
+    cmd->add_option("--label", options->label, "A name for the run, stored with it and shown by `dtsim runs list`");
     cmd->add_flag("--quiet", options->quiet, "Print nothing but errors");
+    // Set by `dtsim sweep` on the runs it starts (hidden): see SweepValues.
+    cmd->add_flag("--sweep-point", options->sweep_point, "The scenario is a point of a sweep")->group("");
     cmd->callback([options, &exit_code] {
-        const auto scenario = load_scenario_file(options->scenario, options->overrides);
+        const auto scenario = load_scenario_file(options->scenario, options->overrides,
+                                                 options->sweep_point ? SweepValues::skip : SweepValues::check);
+        prepare_run_outputs(options->outputs);
         const bool progress = !options->quiet && isatty(STDERR_FILENO);
         const int iterations = scenario.training.iterations;
         if (progress) std::cerr << "simulating " << scenario.cluster.gpus() << " GPUs ..." << std::flush;
@@ -36,6 +43,7 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
         };
         auto run = progress ? sim::simulate(scenario, show) : sim::simulate(scenario);
         if (progress) std::cerr << " done\n";
+        run.label = options->label;
         const auto id = write_run_outputs(run, options->outputs);
         if (!options->quiet) {
             print_run_report(std::cout, scenario, run);

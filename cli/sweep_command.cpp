@@ -10,6 +10,7 @@
 #include "commands.hpp"
 #include "dtsim/input_error.hpp"
 #include "dtsim/run_json.hpp"
+#include "dtsim/run_outputs.hpp"
 #include "dtsim/units.hpp"
 #include "mpi_world.hpp"
 #include "sweep_points.hpp"
@@ -25,8 +26,35 @@ struct SweepOptions {
     int jobs = 0;
     std::string json_path;
     std::string db_path;
+    std::string label;
     bool quiet = false;
 };
+
+// The --set overrides of one point: the sweep's own, then the point's.
+std::vector<std::string> point_overrides(const SweepOptions& options, const SweepPoint& point) {
+    auto overrides = options.overrides;
+    for (const auto& o : as_overrides(point)) overrides.push_back(o);
+    return overrides;
+}
+
+// Why each point cannot run (its scenario is invalid); empty for the points that can.
+std::vector<std::string> invalid_points(const SweepOptions& options, const std::vector<SweepPoint>& points) {
+    std::vector<std::string> reasons(points.size());
+    for (size_t i = 0; i < points.size(); ++i) {
+        try {
+            load_scenario_file(options.scenario, point_overrides(options, points[i]), SweepValues::skip);
+        } catch (const InputError& e) {
+            reasons[i] = e.what();
+        }
+    }
+    return reasons;
+}
+
+std::string describe_point(const SweepPoint& point) {
+    std::string text;
+    for (const auto& o : as_overrides(point)) text += (text.empty() ? "" : ", ") + o;
+    return text;
+}
 
 // A sweep value as a table cell: "{kind: allreduce, algorithm: ring}" reads "allreduce, algorithm: ring".
 std::string display_value(std::string value) {
@@ -41,7 +69,8 @@ nlohmann::json point_record(size_t index, const ChildResult& result) {
 }
 
 void print_sweep_table(std::ostream& out, const Scenario& base, const std::vector<SweepAxis>& axes,
-                       const std::vector<SweepPoint>& points, const std::vector<nlohmann::json>& results) {
+                       const std::vector<SweepPoint>& points, const std::vector<nlohmann::json>& results,
+                       const std::vector<std::string>& skipped) {
     std::vector<std::string> headers{"#"};
     std::vector<bool> right{true};
     for (const auto& axis : axes) {
@@ -58,7 +87,7 @@ void print_sweep_table(std::ostream& out, const Scenario& base, const std::vecto
         for (const auto& [key, value] : points[i]) row.push_back(display_value(value));
         const auto& r = results[i];
         if (r.is_null()) {
-            row.push_back("failed");
+            row.push_back(skipped[i].empty() ? "failed" : "skipped");
         } else {
             const auto s = summary_from_json(r);
             row.insert(row.end(), {std::to_string(s.gpus), format_seconds(s.iteration_time_s), fixed(s.samples_per_s, 1),
@@ -78,23 +107,28 @@ int run_sweep(const SweepOptions& options) {
     if (axes.empty()) axes = base.sweep;
     if (axes.empty())
         throw InputError(options.scenario + ": nothing to sweep: give --vary key=v1,v2,... or a `sweep:` section");
+    prepare_run_outputs({options.json_path, "", options.db_path});
     const auto points = expand_sweep(axes);
-    // Validate every point before starting any simulation, so bad input fails fast and whole.
-    for (const auto& point : points) {
-        auto overrides = options.overrides;
-        for (const auto& o : as_overrides(point)) overrides.push_back(o);
-        load_scenario_file(options.scenario, overrides);
+    // Every point is checked before any simulation starts: an invalid one is skipped, said once, and the
+    // others run.
+    const auto skipped = invalid_points(options, points);
+    std::vector<size_t> valid;
+    for (size_t i = 0; i < points.size(); ++i) {
+        if (skipped[i].empty())
+            valid.push_back(i);
+        else if (world.rank() == 0)
+            std::cerr << "skipping point " << i + 1 << " (" << describe_point(points[i]) << "): " << skipped[i] << "\n";
     }
 
     std::vector<size_t> mine;
     std::vector<std::vector<std::string>> arguments;
-    for (size_t i = 0; i < points.size(); ++i) {
-        if (static_cast<int>(i % static_cast<size_t>(world.size())) != world.rank()) continue;
-        std::vector<std::string> args{"simulate", options.scenario, "--quiet"};
-        for (const auto& o : options.overrides) args.insert(args.end(), {"--set", o});
-        for (const auto& o : as_overrides(points[i])) args.insert(args.end(), {"--set", o});
+    for (size_t v = 0; v < valid.size(); ++v) {
+        if (static_cast<int>(v % static_cast<size_t>(world.size())) != world.rank()) continue;
+        std::vector<std::string> args{"simulate", options.scenario, "--quiet", "--sweep-point"};
+        for (const auto& o : point_overrides(options, points[valid[v]])) args.insert(args.end(), {"--set", o});
         if (!options.db_path.empty()) args.insert(args.end(), {"--db", options.db_path});
-        mine.push_back(i);
+        if (!options.label.empty()) args.insert(args.end(), {"--label", options.label});
+        mine.push_back(valid[v]);
         arguments.push_back(args);
     }
     const int jobs = options.jobs > 0 ? options.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -125,7 +159,7 @@ int run_sweep(const SweepOptions& options) {
             worst = std::max(worst, code);
         }
     }
-    print_sweep_table(std::cout, base, axes, points, summaries);
+    print_sweep_table(std::cout, base, axes, points, summaries, skipped);
     if (!options.json_path.empty()) {
         nlohmann::ordered_json all = nlohmann::ordered_json::array();
         for (size_t i = 0; i < points.size(); ++i) {
@@ -139,6 +173,11 @@ int run_sweep(const SweepOptions& options) {
         std::cout << "\n  wrote " << options.json_path << "\n";
     }
     if (!options.db_path.empty()) std::cout << "  runs stored in " << options.db_path << "\n";
+    if (const auto count = points.size() - valid.size(); count > 0) {
+        std::cerr << "dtsim sweep: " << count << " of " << points.size()
+                  << " point(s) skipped: their scenario is invalid (the lines starting 'skipping point' say why)\n";
+        worst = std::max(worst, exit_code::bad_input);
+    }
     return worst;
 }
 
@@ -156,6 +195,7 @@ void add_sweep_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--jobs", options->jobs, "Simulations run in parallel (default: number of cores)");
     cmd->add_option("--json", options->json_path, "Write every point's overrides and summary as a JSON array");
     cmd->add_option("--db", options->db_path, "Append every point's run to this SQLite runs database");
+    cmd->add_option("--label", options->label, "A name stored with every point's run (see `dtsim runs list`)");
     cmd->add_flag("--quiet", options->quiet, "No progress lines");
     cmd->callback([options, &exit_code] { exit_code = run_sweep(*options); });
 }

@@ -47,7 +47,18 @@ void TextTable::print(std::ostream& out, const std::string& indent) const {
 std::string fixed(double value, int decimals) {
     char buffer[64];
     std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    return buffer;
+    std::string text = buffer;
+    const size_t digits_from = text.front() == '-' ? 1 : 0;
+    const size_t digits_to = std::min(text.find('.'), text.size());
+    if (!std::all_of(text.begin() + static_cast<std::ptrdiff_t>(digits_from), text.begin() + static_cast<std::ptrdiff_t>(digits_to),
+                     [](char c) { return c >= '0' && c <= '9'; }))
+        return text;  // inf, nan
+    std::string grouped;
+    for (size_t i = 0; i < text.size(); ++i) {
+        if (i > digits_from && i < digits_to && (digits_to - i) % 3 == 0) grouped += ',';
+        grouped += text[i];
+    }
+    return grouped;
 }
 
 std::string percent(double fraction) { return fixed(100 * fraction, 1) + " %"; }

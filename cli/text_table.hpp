@@ -18,6 +18,7 @@ private:
     std::vector<std::vector<std::string>> rows_;
 };
 
+/// `value` with `decimals` decimals and its digits grouped by thousands: "288,823.4".
 std::string fixed(double value, int decimals);
 std::string percent(double fraction);
 

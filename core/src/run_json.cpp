@@ -104,6 +104,8 @@ nlohmann::ordered_json run_summary_json(const Run& run) {
     j["scenario"] = run.scenario_name;
     j["scenario_hash"] = run.scenario_hash;
     j["strategy"] = run.strategy;
+    j["label"] = run.label;
+    j["overrides"] = run.overrides;
     const auto summary = summary_to_json(run.summary);
     for (auto it = summary.begin(); it != summary.end(); ++it) j[it.key()] = it.value();
     auto& iterations = j["iterations"] = nlohmann::ordered_json::array();
@@ -145,6 +147,8 @@ Run read_run_json_file(const std::string& path) {
         run.scenario_name = json.value("scenario", "");
         run.scenario_hash = json.value("scenario_hash", "");
         run.strategy = json.value("strategy", "");
+        run.label = json.value("label", "");
+        run.overrides = json.value("overrides", std::map<std::string, std::string>{});
         run.summary = summary_from_json(json);
         for (const auto& it : json.at("iterations")) run.iterations.push_back({it.at("index").get<int>(), it.at("time_s").get<double>()});
         return run;

@@ -141,6 +141,7 @@ Run start_run(const Scenario& scenario, RunKind kind, const std::vector<int>& se
     run.scenario_name = scenario.name;
     run.scenario_hash = scenario.hash;
     run.scenario_text = scenario.canonical_text;
+    run.overrides = scenario.overrides;
     run.strategy = describe_strategy(scenario.training);
     const int workers = scenario.cluster.gpus();
     for (int r = 0; r < workers; ++r) run.ranks.push_back({r, scenario.cluster.node_of(r), "gpu " + std::to_string(r)});

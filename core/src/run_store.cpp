@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <map>
 #include <iostream>
 #include <stdexcept>
 #include <ctime>
@@ -102,6 +103,19 @@ ALTER TABLE runs ADD COLUMN memory_per_gpu_bytes REAL NOT NULL DEFAULT 0;
 ALTER TABLE runs ADD COLUMN fits INTEGER NOT NULL DEFAULT 1;
 )sql";
 
+// Version 4 added what tells runs apart: the --set overrides (a JSON object of key to value) and --label;
+// runs stored before read as having neither.
+constexpr const char* kOverrideColumns = R"sql(
+ALTER TABLE runs ADD COLUMN overrides_json TEXT NOT NULL DEFAULT '{}';
+ALTER TABLE runs ADD COLUMN label TEXT NOT NULL DEFAULT '';
+)sql";
+
+std::string overrides_json(const std::map<std::string, std::string>& overrides) { return nlohmann::json(overrides).dump(); }
+
+std::map<std::string, std::string> overrides_from_json(const std::string& text) {
+    return nlohmann::json::parse(text).get<std::map<std::string, std::string>>();
+}
+
 }  // namespace
 
 RunStore::RunStore(const std::string& path, int busy_timeout_ms) : path_(path) {
@@ -166,6 +180,7 @@ void RunStore::create_schema() {
             if (!has_schema) {
                 exec(kProfilesTable);
                 exec(kLlmColumns);
+                exec(kOverrideColumns);
                 Statement insert(db_, "INSERT INTO schema_version(version) VALUES (?)", path_);
                 insert.bind(1, kSchemaVersion);
                 if (insert.step() != SQLITE_DONE) fail("cannot write schema version");
@@ -199,6 +214,7 @@ void RunStore::migrate() {
         const int found = schema_version();
         if (found < 2) exec(kProfilesTable);
         if (found < 3) exec(kLlmColumns);
+        if (found < 4) exec(kOverrideColumns);
         exec(("UPDATE schema_version SET version = " + std::to_string(kSchemaVersion)).c_str());
         exec("COMMIT");
     } catch (...) {
@@ -239,7 +255,7 @@ std::int64_t RunStore::append(Run& run) {
         Statement insert(db_,
                          "INSERT INTO runs(kind, scenario_name, scenario_hash, scenario_text, strategy, gpus, "
                          "iteration_time_s, summary_json, created_at, tokens_per_s, model_flops_utilisation, "
-                         "memory_per_gpu_bytes, fits) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                         "memory_per_gpu_bytes, fits, overrides_json, label) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                          path_);
         insert.bind(1, to_string(run.kind));
         insert.bind(2, run.scenario_name);
@@ -254,6 +270,8 @@ std::int64_t RunStore::append(Run& run) {
         insert.bind(11, run.summary.model_flops_utilisation);
         insert.bind(12, run.summary.memory_per_gpu_bytes);
         insert.bind(13, run.summary.fits ? 1 : 0);
+        insert.bind(14, overrides_json(run.overrides));
+        insert.bind(15, run.label);
         if (insert.step() != SQLITE_DONE) fail("cannot insert run");
         const std::int64_t id = sqlite3_last_insert_rowid(db_);
 
@@ -302,8 +320,8 @@ std::int64_t RunStore::append(Run& run) {
 
 std::optional<Run> RunStore::load(std::int64_t id) const {
     Statement head(db_,
-                   "SELECT kind, scenario_name, scenario_hash, scenario_text, strategy, summary_json, created_at "
-                   "FROM runs WHERE id = ?",
+                   "SELECT kind, scenario_name, scenario_hash, scenario_text, strategy, summary_json, created_at, "
+                   "overrides_json, label FROM runs WHERE id = ?",
                    path_);
     head.bind(1, id);
     const int rc = head.step();
@@ -318,10 +336,12 @@ std::optional<Run> RunStore::load(std::int64_t id) const {
     run.strategy = head.text(4);
     try {
         run.summary = summary_from_json(nlohmann::json::parse(head.text(5)));
+        run.overrides = overrides_from_json(head.text(7));
     } catch (const nlohmann::json::exception& e) {
         throw StoreError(path_ + ": run " + std::to_string(id) + " cannot be read (" + e.what() + ")");
     }
     run.created_at = head.text(6);
+    run.label = head.text(8);
 
     Statement iterations(db_, "SELECT idx, time_s FROM iterations WHERE run_id = ? ORDER BY idx", path_);
     iterations.bind(1, id);
@@ -344,8 +364,8 @@ std::optional<Run> RunStore::load(std::int64_t id) const {
 
 std::vector<RunListEntry> RunStore::list() const {
     Statement query(db_,
-                    "SELECT id, kind, scenario_name, strategy, gpus, iteration_time_s, created_at, scenario_text, summary_json "
-                    "FROM runs ORDER BY id",
+                    "SELECT id, kind, scenario_name, strategy, gpus, iteration_time_s, created_at, scenario_text, summary_json, "
+                    "overrides_json, label FROM runs ORDER BY id",
                     path_);
     std::vector<RunListEntry> entries;
     int rc;
@@ -354,7 +374,8 @@ std::vector<RunListEntry> RunStore::list() const {
         try {
             entries.push_back({query.int64(0), run_kind_from_string(query.text(1)), query.text(2), query.text(3),
                                query.integer(4), query.real(5), query.text(6), query.text(7),
-                               summary_from_json(nlohmann::json::parse(query.text(8)))});
+                               summary_from_json(nlohmann::json::parse(query.text(8))), overrides_from_json(query.text(9)),
+                               query.text(10)});
         } catch (const nlohmann::json::exception& e) {
             warn_unreadable(path_, query.int64(0), e.what());
         } catch (const std::invalid_argument& e) {

@@ -475,14 +475,15 @@ Scenario build_scenario(YAML::Node root, std::shared_ptr<DocumentSource> source,
 
 }  // namespace
 
-Scenario load_scenario_text(const std::string& text, const std::string& file_label, const std::vector<std::string>& overrides) {
+Scenario load_scenario_text(const std::string& text, const std::string& file_label, const std::vector<std::string>& overrides,
+                            SweepValues sweep_values) {
     auto source = std::make_shared<DocumentSource>(DocumentSource{file_label, {}});
     auto doc = ConfigNode::parse(text, source);
-    return build_scenario(doc.yaml(), source, overrides, true);
+    return build_scenario(doc.yaml(), source, overrides, sweep_values == SweepValues::check);
 }
 
-Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& overrides) {
-    return load_scenario_text(read_text_file(path), path, overrides);
+Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& overrides, SweepValues sweep_values) {
+    return load_scenario_text(read_text_file(path), path, overrides, sweep_values);
 }
 
 }  // namespace dtsim

@@ -124,6 +124,7 @@ std::string format_bytes_per_second(double bytes_per_second) { return with_prefi
 std::string format_flops_per_second(double flops_per_second) { return with_prefix(flops_per_second, "FLOP/s"); }
 
 std::string format_seconds(double seconds) {
+    if (seconds == 0) return "0";  // "0.000 us" beside milliseconds reads as a measured microsecond value
     char buffer[64];
     if (seconds >= 1)
         std::snprintf(buffer, sizeof buffer, "%.3f s", seconds);

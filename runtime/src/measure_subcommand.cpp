@@ -21,6 +21,7 @@ void add_measure_command(CLI::App& app, ChosenCommand& chosen) {
     measure->add_option("--json", options->outputs.json_path, "Write the run summary and iterations as JSON");
     measure->add_option("--trace", options->outputs.trace_path, "Write a Chrome/Perfetto trace of the timeline");
     measure->add_option("--db", options->outputs.db_path, "Append the run to this SQLite runs database");
+    measure->add_option("--label", options->label, "A name for the run, stored with it and shown by `dtsim runs list`");
     measure->add_option("--compute", *compute,
                         "busy: spin for each layer's modelled time; sleep: sleep for it (an emulated device that takes no "
                         "core: hosts with more ranks than cores, such as the one-machine testbed); gemm: run each layer's "

@@ -103,13 +103,6 @@ TEST_CASE("under mpirun a sweep splits its points over the ranks and rank 0 prin
     for (size_t i = 0; i < 3; ++i) CHECK(json[i]["result"]["gpus"] == 8 << i);
 }
 
-TEST_CASE("a sweep with a bad point fails before simulating anything", "[integration][cli][sweep]") {
-    const auto scenario = (test::source_dir() / "scenarios" / "resnet50-h100-ring.yaml").string();
-    const auto result = test::run_dtsim({"sweep", scenario, "--vary", "cluster.nodes=1,0"});
-    CHECK(result.exit_code == 2);
-    CHECK_THAT(result.output, Catch::Contains("cluster.nodes"));
-}
-
 TEST_CASE("a deadlocked simulation names the blocked actors and exits with 3", "[integration][cli][deadlock]") {
     test::TempDir dir;
     std::ofstream(dir.file("deadlock.yaml")) << test::closed_form_scenario(4, "{kind: allreduce, algorithm: ring}", "step", 1e6,

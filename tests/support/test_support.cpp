@@ -108,6 +108,16 @@ std::vector<double> simulate_collectives_in_child(const Scenario& scenario,
     return times;
 }
 
+std::string quick_scenario(const std::string& name) {
+    return "name: " + name + R"(
+cluster: {nodes: 2, gpus_per_node: 1, gpu: h100-sxm, nic: ib-ndr}
+model: {gradient_bytes: 100MB, forward_time: 30ms, backward_time: 60ms, batch_per_gpu: 32}
+training:
+  iterations: 2
+  strategy: {kind: allreduce}
+)";
+}
+
 std::string closed_form_scenario(int nodes, const std::string& strategy_yaml, const std::string& fidelity,
                                  double gradient_bytes, const std::string& nic_bandwidth, const std::string& nic_latency) {
     std::ostringstream yaml;

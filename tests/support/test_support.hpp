@@ -46,6 +46,10 @@ using TempDir = TemporaryDirectory;
 /// segments (between two nodes for inter_node): the point-to-point model closed-form tests start from.
 Profile pingpong_profile(const std::string& name, LinkClass link_class, std::vector<AlphaBetaSegment> segments);
 
+/// A scenario quick to simulate, for command-line tests: two single-GPU nodes, an all-reduce of 100 MB,
+/// two iterations; more keys can follow it (it ends with a line break).
+std::string quick_scenario(const std::string& name);
+
 /// A scenario for closed-form checks: star fabric, ideal network, one GPU per node, zero compute,
 /// one bucket holding all gradients, one iteration.
 std::string closed_form_scenario(int nodes, const std::string& strategy_yaml, const std::string& fidelity,

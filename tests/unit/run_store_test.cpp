@@ -20,6 +20,8 @@ Run sample_run(const std::string& name, int spans) {
     run.scenario_hash = "0123456789abcdef";
     run.scenario_text = "name: " + name + "\n";
     run.strategy = "allreduce/ring";
+    run.overrides = {{"cluster.nodes", "8"}, {"training.strategy", "{kind: allreduce, algorithm: tree}"}};
+    run.label = "baseline, \"tree\"";
     run.summary.gpus = 4;
     run.summary.iteration_time_s = 0.125;
     run.summary.speedup = 3.5;
@@ -67,6 +69,8 @@ TEST_CASE("runs are appended with ids from 1 and read back equal", "[unit][store
     REQUIRE(list.size() == 2);
     CHECK(list[1].kind == RunKind::measured);
     CHECK(list[0].scenario_name == "a");
+    CHECK(list[0].overrides == first.overrides);
+    CHECK(list[0].label == first.label);
 }
 
 TEST_CASE("a summary's fault fields round-trip through JSON and read as 0 from older runs", "[unit][store]") {
@@ -239,5 +243,41 @@ TEST_CASE("a database of schema version 2 opens with every run and gains the lar
     CHECK_FALSE(reopened.load(2)->summary.fits);
     // The old run keeps the columns' defaults.
     CHECK(query(path, "SELECT fits, memory_per_gpu_bytes FROM runs ORDER BY id") == std::vector<std::vector<double>>{{1, 0}, {0, 90e9}});
+    CHECK(query(path, "SELECT version FROM schema_version") == std::vector<std::vector<double>>{{RunStore::kSchemaVersion}});
+}
+
+TEST_CASE("a database of schema version 3 opens with every run and gains overrides and labels", "[unit][store]") {
+    test::TempDir dir;
+    const auto path = dir.file("v3.db");
+    auto old = sample_run("old", 2);
+    {
+        RunStore store(path);
+        store.append(old);
+    }
+    // Back to version 3 as dtsim wrote it: no override or label columns.
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(db,
+                         "ALTER TABLE runs DROP COLUMN overrides_json; ALTER TABLE runs DROP COLUMN label; "
+                         "UPDATE schema_version SET version = 3;",
+                         nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(db);
+
+    {
+        RunStore store(path);
+        const auto loaded = store.load(1);
+        REQUIRE(loaded);
+        CHECK(loaded->overrides.empty());
+        CHECK(loaded->label.empty());
+        CHECK(loaded->spans == old.spans);
+        auto fresh = sample_run("new", 1);
+        CHECK(store.append(fresh) == 2);
+    }
+    RunStore reopened(path);
+    const auto list = reopened.list();
+    REQUIRE(list.size() == 2);
+    CHECK(list[0].overrides.empty());
+    CHECK(list[1].overrides.at("cluster.nodes") == "8");
+    CHECK(list[1].label == "baseline, \"tree\"");
     CHECK(query(path, "SELECT version FROM schema_version") == std::vector<std::vector<double>>{{RunStore::kSchemaVersion}});
 }

@@ -40,6 +40,8 @@ TEST_CASE("durations and compute rates", "[unit][units]") {
 TEST_CASE("formatting for tables", "[unit][units]") {
     CHECK(format_seconds(0.0123) == "12.300 ms");
     CHECK(format_seconds(2.5) == "2.500 s");
+    CHECK(format_seconds(0) == "0");  // not "0.000 us" beside milliseconds
+    CHECK(format_seconds(4e-7) == "0.400 us");
     CHECK(format_bytes(25e6) == "25 MB");
     CHECK(format_bytes_per_second(12.5e9) == "12.5 GB/s");
 }

@@ -1,6 +1,7 @@
 #pragma once
 // A run is one execution of a scenario, measured or predicted: its summary, iterations and timeline.
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -96,6 +97,8 @@ struct Run {
     std::string scenario_text;
     std::string strategy;  // "allreduce/ring", "parameter-server/sync x4 dedicated"
     std::string created_at;  // ISO-8601, set when stored
+    std::map<std::string, std::string> overrides;  // the scenario's --set keys and values: what tells runs apart
+    std::string label;                             // --label: the user's own name for the run
     RunSummary summary;
     std::vector<IterationRecord> iterations;
     std::vector<RankInfo> ranks;

@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -29,6 +30,8 @@ struct RunListEntry {
     std::string created_at;
     std::string scenario_text;  // canonical YAML, for grouping runs into scaling series
     RunSummary summary;
+    std::map<std::string, std::string> overrides;  // --set key -> value
+    std::string label;
 };
 
 struct ProfileListEntry {
@@ -40,7 +43,7 @@ struct ProfileListEntry {
 
 class RunStore {
 public:
-    static constexpr int kSchemaVersion = 3;
+    static constexpr int kSchemaVersion = 4;
 
     explicit RunStore(const std::string& path, int busy_timeout_ms = 10000);
     ~RunStore();

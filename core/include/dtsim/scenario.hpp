@@ -188,11 +188,16 @@ struct Scenario {
     double global_batch() const { return 1.0 * samples_per_gpu_iteration() * replicas(); }
 };
 
+/// Whether loading checks that every value of the file's `sweep:` section gives a valid scenario. A point
+/// of a sweep is loaded without: the section is what --vary replaced or what the point came from.
+enum class SweepValues { check, skip };
+
 /// Loads a scenario; `overrides` are "key.path=value" strings applied before validation.
 /// Throws InputError (with file, line and key) on any invalid input.
-Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& overrides = {});
+Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& overrides = {},
+                            SweepValues sweep_values = SweepValues::check);
 Scenario load_scenario_text(const std::string& text, const std::string& file_label,
-                            const std::vector<std::string>& overrides = {});
+                            const std::vector<std::string>& overrides = {}, SweepValues sweep_values = SweepValues::check);
 
 /// The leaves a fabric connects: the GPU nodes, then one node per dedicated parameter server.
 int fabric_leaves(const Scenario& scenario);

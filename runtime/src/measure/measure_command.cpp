@@ -4,6 +4,8 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "../backend.hpp"
@@ -74,6 +76,20 @@ void select_nccl_algorithm(AllReduceAlgorithm algorithm) {
     setenv("NCCL_ALGO", algorithm == AllReduceAlgorithm::tree ? "Tree" : "Ring", 0);
 }
 
+// Rank 0 alone writes the outputs, so it checks their paths before measuring; every rank learns the verdict,
+// so none is left waiting in a collective.
+void check_outputs(const RunOutputs& outputs, const MpiContext& context) {
+    std::string refusal;
+    if (context.rank() == 0) {
+        try {
+            prepare_run_outputs(outputs);
+        } catch (const std::runtime_error& e) {  // InputError or StoreError
+            refusal = e.what();
+        }
+    }
+    if (context.max_over_ranks(refusal.empty() ? 0.0 : 1.0) > 0) throw InputError(refusal);
+}
+
 }  // namespace
 
 int measure_thread_level(const MeasureOptions& options) {
@@ -88,6 +104,7 @@ int run_measure(const MeasureOptions& options, const MpiContext& context) {
     const auto scenario = load_scenario_file(options.scenario, options.overrides);
     const bool gpu = options.backend == "nccl";
     if (const auto refusal = measure_refusal(scenario, context.size(), options.compute, gpu)) throw InputError(*refusal);
+    check_outputs(options.outputs, context);
     if (gpu) select_nccl_algorithm(scenario.training.strategy.algorithm);
     auto backend = make_backend(options.backend, context);  // BackendUnavailable: main says so
 
@@ -146,6 +163,7 @@ int run_measure(const MeasureOptions& options, const MpiContext& context) {
     if (context.rank() != 0) return wrong_sums == 0 ? exit_code::ok : exit_code::failure;
 
     auto run = make_measured_run(scenario, costs, std::move(gathered), workers, setup.servers);
+    run.label = options.label;
     const auto id = write_run_outputs(run, options.outputs);
     print_summary(run, alignment_s, wrong_sums, options.verify, sum_check(scenario));
     if (id) std::cout << "  stored as run " << *id << " in " << options.outputs.db_path << "\n";

@@ -14,6 +14,7 @@ struct MeasureOptions {
     std::string scenario;
     std::vector<std::string> overrides;
     RunOutputs outputs;
+    std::string label;  // stored with the run
     bool verify = false;  // check every synchronised gradient against the exact sum
     ComputeMode compute = ComputeMode::busy;
     std::string backend = "mpi";  // mpi: CPU workers, host buffers, MPI; nccl: GPUs, cuBLAS and NCCL
