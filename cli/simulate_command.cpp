@@ -27,6 +27,8 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
     cmd->add_flag("--quiet", options->quiet, "Print nothing but errors");
     cmd->callback([options, &exit_code] {
         const auto scenario = load_scenario_file(options->scenario, options->overrides);
+        if (!options->quiet)
+            for (const auto& warning : scenario.warnings) std::cerr << "dtsim: warning: " << warning << "\n";
         const bool progress = !options->quiet && isatty(STDERR_FILENO);
         const int iterations = scenario.training.iterations;
         if (progress) std::cerr << "simulating " << scenario.cluster.gpus() << " GPUs ..." << std::flush;
