@@ -109,8 +109,13 @@ ZooModel load_model(const std::string& value, const std::string& base_file, cons
     if (!std::filesystem::exists(path, ignored))
         throw InputError(where + ": no such model file '" + value +
                          "'; expected a zoo name, a model file in the zoo's format (.yaml) or a Hugging Face config.json");
-    // Files are read every time: unlike the zoo's, they may change between two loads of one process.
-    return path.extension() == ".json" ? read_hf_config(path) : read_zoo_file(path);
+    // Files are read every time: unlike the zoo's, they may change between two loads of one process. An
+    // error names the key that chose the file as well as the file's own line and key.
+    try {
+        return path.extension() == ".json" ? read_hf_config(path) : read_zoo_file(path);
+    } catch (const InputError& e) {
+        throw InputError(where + ": in the model file: " + e.what());
+    }
 }
 
 }  // namespace dtsim

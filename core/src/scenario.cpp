@@ -454,16 +454,21 @@ void check_sweep_values(const YAML::Node& root, const DocumentSource& source, co
 // `--set cluster.nic=PRESET` changes the kind of each NIC: a `count` the file gives stays. A section given
 // instead (`cluster.nic={preset: ib-ndr, count: 2}`) replaces the file's whole.
 void apply_scenario_override(YAML::Node& root, const std::string& assignment, DocumentSource& source) {
-    const YAML::Node& file = root;  // const: reading a missing key must not create it
+    // Const and IsDefined() first: reading a missing key must neither create it nor throw.
+    const auto written_nic = [&root]() -> YAML::Node {
+        const YAML::Node& file = root;
+        if (!file.IsMap() || !file["cluster"].IsDefined() || !file["cluster"].IsMap()) return YAML::Node();
+        return file["cluster"]["nic"].IsDefined() ? file["cluster"]["nic"] : YAML::Node();
+    };
     std::optional<YAML::Node> count;
-    if (assignment.rfind("cluster.nic=", 0) == 0 && file.IsMap() && file["cluster"].IsMap() &&
-        file["cluster"]["nic"].IsMap() && file["cluster"]["nic"]["count"].IsDefined())
-        count = YAML::Clone(file["cluster"]["nic"]["count"]);
+    if (const auto nic = written_nic(); assignment.rfind("cluster.nic=", 0) == 0 && nic.IsMap() && nic["count"].IsDefined())
+        count = YAML::Clone(nic["count"]);
     apply_override(root, assignment, source);
-    if (!count || !file["cluster"]["nic"].IsScalar()) return;
+    const auto preset = written_nic();
+    if (!count || !preset.IsScalar()) return;
     YAML::Node nic(YAML::NodeType::Map);
     nic["count"] = *count;
-    nic["preset"] = file["cluster"]["nic"].Scalar();
+    nic["preset"] = preset.Scalar();
     root["cluster"]["nic"] = nic;
 }
 

@@ -33,7 +33,7 @@ test::CommandResult simulate(const std::vector<std::string>& sets, const std::st
 
 }  // namespace
 
-TEST_CASE("--set profile= of another GPU is refused, and allowed only when asked", "[integration][cli][profile]") {
+TEST_CASE("a profile of another GPU given with --set is refused, and allowed only when asked", "[integration][cli][profile]") {
     const auto refused = simulate({"profile=dgx-a100.datasheet"});
     CHECK(refused.exit_code == 2);
     CHECK_THAT(refused.output, Catch::Contains("command line (--set profile=dgx-a100.datasheet): key 'profile'") &&

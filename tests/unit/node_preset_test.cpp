@@ -47,7 +47,7 @@ TEST_CASE("keys written beside a node preset replace the preset's", "[unit][scen
     CHECK(gpu.intra_node.preset == "nvlink4");
 }
 
-TEST_CASE("--set cluster.nic=PRESET keeps the file's NIC count", "[unit][scenario][node]") {
+TEST_CASE("a NIC preset given with --set keeps the file's NIC count", "[unit][scenario][node]") {
     const std::string file = "{nodes: 2, gpus_per_node: 8, gpu: h100-sxm, nic: {count: 8, preset: ib-hdr}}";
     const auto kind = cluster_of(file, {"cluster.nic=ib-ndr"});
     CHECK(kind.nic.preset == "ib-ndr");
