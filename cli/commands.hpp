@@ -12,5 +12,6 @@ void add_fit_command(CLI::App& app, int& exit_code);
 void add_profile_command(CLI::App& app, int& exit_code);
 void add_compare_command(CLI::App& app, int& exit_code);
 void add_validate_command(CLI::App& app, int& exit_code);
+void add_model_command(CLI::App& app, int& exit_code);
 
 }  // namespace dtsim::cli

@@ -34,6 +34,8 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
         const auto scenario = load_scenario_file(options->scenario, options->overrides,
                                                  options->sweep_point ? SweepValues::skip : SweepValues::check);
         prepare_run_outputs(options->outputs);
+        if (!options->quiet)
+            for (const auto& warning : scenario.warnings) std::cerr << "dtsim: warning: " << warning << "\n";
         const bool progress = !options->quiet && isatty(STDERR_FILENO);
         const int iterations = scenario.training.iterations;
         if (progress) std::cerr << "simulating " << scenario.cluster.gpus() << " GPUs ..." << std::flush;

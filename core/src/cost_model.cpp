@@ -25,10 +25,11 @@ LinkModel link_model(const LinkSpec& written, const Profile* profile, LinkClass 
                                                 " point-to-point fit, which this cluster needs; calibrate with ranks " +
                                                 (link_class == LinkClass::inter_node ? "on more than one node" : "sharing a node") +
                                                 ", or remove the profile");
+        // `nic: {count: N}` alone relies on the profile for the link: say that the profile is what lacks it.
         if (written.bytes_per_second <= 0)
-            throw CostModelError(key, "is missing, and profile '" + profile->name + "' has no " +
-                                          std::string(to_string(link_class)) +
-                                          " fit to give it; expected a network preset name or {bandwidth, latency}");
+            throw CostModelError(key, "profile '" + profile->name + "' has no " + std::string(to_string(link_class)) +
+                                          " fit, so it cannot give this link; add a preset (e.g. preset: ib-ndr) or "
+                                          "{bandwidth, latency} here, or use a profile calibrated across nodes");
         return preset_link(written);
     }
     return LinkModel{"profile:" + profile->name, cost->bytes_per_second, cost->latency_s, 1.0, *cost,

@@ -62,4 +62,22 @@ NetworkPreset load_network_preset(const std::string& name, const std::string& wh
     return net;
 }
 
+NodePreset load_node_preset(const std::string& name, const std::string& where) {
+    auto doc = open_preset("node", name, where);
+    doc.require_map_with_keys({"kind", "name", "description", "basis", "source", "gpus_per_node", "gpu", "intra_node", "nic"});
+    NodePreset node;
+    node.name = doc.text("name");
+    node.description = doc.text("description");
+    node.basis = doc.text("basis");
+    node.gpus_per_node = static_cast<int>(doc.integer("gpus_per_node", 1, 1024));
+    node.gpu = doc.text("gpu");
+    node.intra_node = doc.text("intra_node");
+    const auto nic = doc.child("nic");
+    nic.require_map_with_keys({"preset", "count"});
+    node.nic = nic.text("preset");
+    node.nic_count = static_cast<int>(nic.integer("count", 1, node.gpus_per_node));
+    if (node.gpus_per_node % node.nic_count != 0) nic.fail("count", "must divide gpus_per_node");
+    return node;
+}
+
 }  // namespace dtsim

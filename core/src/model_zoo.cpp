@@ -1,6 +1,7 @@
 #include "dtsim/model_zoo.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <memory>
@@ -9,6 +10,7 @@
 #include "dtsim/data_paths.hpp"
 #include "dtsim/input_error.hpp"
 #include "dtsim/sum_over.hpp"
+#include "hf_config.hpp"
 
 namespace dtsim {
 
@@ -60,8 +62,7 @@ TransformerConfig read_transformer(const ConfigNode& node) {
     return c;
 }
 
-ZooModel read_zoo_model(const std::string& name, const std::string& where) {
-    const auto path = require_data_file("models", name, "zoo model", where);
+ZooModel read_zoo_file(const std::filesystem::path& path) {
     auto doc = ConfigNode::parse_file(path.string());
     doc.require_map_with_keys({"name", "description", "source", "sample", "published_parameters", "transformer", "layers"});
     ZooModel model;
@@ -88,7 +89,33 @@ ZooModel load_zoo_model(const std::string& name, const std::string& where) {
     static std::map<std::string, ZooModel> loaded;
     const std::lock_guard lock(mutex);
     if (auto found = loaded.find(name); found != loaded.end()) return found->second;
-    return loaded.emplace(name, read_zoo_model(name, where)).first->second;
+    return loaded.emplace(name, read_zoo_file(require_data_file("models", name, "zoo model", where))).first->second;
+}
+
+bool names_model_file(const std::string& value) {
+    const std::filesystem::path path(value);
+    const auto extension = path.extension();
+    return !path.parent_path().empty() || extension == ".yaml" || extension == ".yml" || extension == ".json";
+}
+
+ZooModel load_model(const std::string& value, const std::string& base_file, const std::string& where) {
+    if (!names_model_file(value)) return load_zoo_model(value, where);
+    std::filesystem::path path(value);
+    std::error_code ignored;
+    if (path.is_relative() && !base_file.empty()) {
+        const auto beside = std::filesystem::path(base_file).parent_path() / path;
+        if (std::filesystem::exists(beside, ignored)) path = beside.lexically_normal();
+    }
+    if (!std::filesystem::exists(path, ignored))
+        throw InputError(where + ": no such model file '" + value +
+                         "'; expected a zoo name, a model file in the zoo's format (.yaml) or a Hugging Face config.json");
+    // Files are read every time: unlike the zoo's, they may change between two loads of one process. An
+    // error names the key that chose the file as well as the file's own line and key.
+    try {
+        return path.extension() == ".json" ? read_hf_config(path) : read_zoo_file(path);
+    } catch (const InputError& e) {
+        throw InputError(where + ": in the model file: " + e.what());
+    }
 }
 
 }  // namespace dtsim

@@ -12,6 +12,8 @@
 #include "dtsim/input_error.hpp"
 #include "dtsim/model_zoo.hpp"
 #include "llm_spec_reader.hpp"
+#include "profile_match.hpp"
+#include "scenario_warnings.hpp"
 
 namespace dtsim {
 
@@ -91,10 +93,17 @@ bool nic_link_written(const ConfigNode& cluster) {
     return !(nic.IsMap() && nic.size() == 1 && nic["count"].IsDefined());
 }
 
-int read_nic_count(const ConfigNode& cluster, int gpus_per_node) {
-    if (!cluster.has("nic") || !cluster.yaml()["nic"].IsMap()) return 1;
+// `default_count`: the node preset's NICs, else one; a count written under `nic` replaces it.
+int read_nic_count(const ConfigNode& cluster, int gpus_per_node, int default_count) {
+    const bool written = cluster.has("nic") && cluster.yaml()["nic"].IsMap() && cluster.child("nic").has("count");
+    if (!written) {
+        if (gpus_per_node % default_count != 0)
+            cluster.fail(cluster.has("gpus_per_node") ? "gpus_per_node" : "node",
+                         "the node preset's " + std::to_string(default_count) + " NICs must divide gpus_per_node (" +
+                             std::to_string(gpus_per_node) + "); give nic.count too");
+        return default_count;
+    }
     const auto nic = cluster.child("nic");
-    if (!nic.has("count")) return 1;
     const auto count = static_cast<int>(nic.integer("count", 1, kMaxGpusPerNode));
     if (gpus_per_node % count != 0)
         nic.fail("count", "must divide gpus_per_node (" + std::to_string(gpus_per_node) + "): GPU i of a node uses " +
@@ -186,16 +195,24 @@ void check_fabric_positions(const ConfigNode& doc, const Scenario& scenario) {
 
 ClusterSpec read_cluster(const ConfigNode& doc, bool has_profile) {
     auto node = doc.child("cluster");
-    node.require_map_with_keys({"nodes", "gpus_per_node", "gpu", "intra_node", "nic", "fabric", "network_model"});
+    node.require_map_with_keys({"nodes", "node", "gpus_per_node", "gpu", "intra_node", "nic", "fabric", "network_model"});
+    // A node preset gives the keys left out; each key written replaces the preset's.
+    std::optional<NodePreset> preset;
+    if (node.has("node")) preset = load_node_preset(node.text("node"), node.where("node"));
     ClusterSpec cluster;
     cluster.nodes = static_cast<int>(node.integer("nodes", 1, kMaxNodes));
-    cluster.gpus_per_node = static_cast<int>(node.has("gpus_per_node") ? node.integer("gpus_per_node", 1, kMaxGpusPerNode) : 1);
-    cluster.gpu = load_gpu_preset(node.text("gpu"), node.where("gpu"));
-    cluster.intra_node = read_link(node, "intra_node", cluster.gpu.intra_node);
+    cluster.gpus_per_node = node.has("gpus_per_node") ? static_cast<int>(node.integer("gpus_per_node", 1, kMaxGpusPerNode))
+                            : preset                  ? preset->gpus_per_node
+                                                      : 1;
+    if (node.has("gpu") || !preset)
+        cluster.gpu = load_gpu_preset(node.text("gpu"), node.where("gpu"));
+    else
+        cluster.gpu = load_gpu_preset(preset->gpu, node.where("node"));
+    cluster.intra_node = read_link(node, "intra_node", preset ? preset->intra_node : cluster.gpu.intra_node);
     // With a profile the NIC may be left out (`nic: {count: 8}` then only says how many): the cost model
     // takes the profile's inter-node fit, or says that it has none. One written out is still checked.
-    if (nic_link_written(node) || !has_profile) cluster.nic = read_link(node, "nic", "", kNicKeys);
-    cluster.nics_per_node = read_nic_count(node, cluster.gpus_per_node);
+    if (nic_link_written(node) || !has_profile || preset) cluster.nic = read_link(node, "nic", preset ? preset->nic : "", kNicKeys);
+    cluster.nics_per_node = read_nic_count(node, cluster.gpus_per_node, preset ? preset->nic_count : 1);
     if (node.has("fabric")) cluster.fabric = read_fabric(node.child("fabric"));
     if (node.has("network_model")) cluster.network_model = node.choice("network_model", kNetworkModelNames);
     return cluster;
@@ -224,7 +241,7 @@ double read_recompute_fraction(const ConfigNode& node) {
     return fraction;
 }
 
-ModelSpec read_model(const ConfigNode& doc) {
+ModelSpec read_model(const ConfigNode& doc, const std::string& scenario_file) {
     auto node = doc.child("model");
     ModelSpec model;
     const bool zoo = node.has("zoo");
@@ -240,7 +257,7 @@ ModelSpec read_model(const ConfigNode& doc) {
         node.require_map_with_keys(
             {"zoo", "batch_per_gpu", "micro_batch", "sequence_length", "precision", "single_gpu_step_time", "efficiency",
              "activation_checkpointing"});
-        model.zoo = load_zoo_model(node.text("zoo"), node.where("zoo"));
+        model.zoo = load_model(node.text("zoo"), scenario_file, node.where("zoo"));
         model.name = model.zoo->name;
         if (node.has("efficiency")) model.gemm_efficiency = node.number("efficiency", 0.01, 1.0);
         if (node.has("single_gpu_step_time")) {
@@ -434,12 +451,33 @@ void check_sweep_values(const YAML::Node& root, const DocumentSource& source, co
         }
 }
 
+// `--set cluster.nic=PRESET` changes the kind of each NIC: a `count` the file gives stays. A section given
+// instead (`cluster.nic={preset: ib-ndr, count: 2}`) replaces the file's whole.
+void apply_scenario_override(YAML::Node& root, const std::string& assignment, DocumentSource& source) {
+    // Const and IsDefined() first: reading a missing key must neither create it nor throw.
+    const auto written_nic = [&root]() -> YAML::Node {
+        const YAML::Node& file = root;
+        if (!file.IsMap() || !file["cluster"].IsDefined() || !file["cluster"].IsMap()) return YAML::Node();
+        return file["cluster"]["nic"].IsDefined() ? file["cluster"]["nic"] : YAML::Node();
+    };
+    std::optional<YAML::Node> count;
+    if (const auto nic = written_nic(); assignment.rfind("cluster.nic=", 0) == 0 && nic.IsMap() && nic["count"].IsDefined())
+        count = YAML::Clone(nic["count"]);
+    apply_override(root, assignment, source);
+    const auto preset = written_nic();
+    if (!count || !preset.IsScalar()) return;
+    YAML::Node nic(YAML::NodeType::Map);
+    nic["count"] = *count;
+    nic["preset"] = preset.Scalar();
+    root["cluster"]["nic"] = nic;
+}
+
 Scenario build_scenario(YAML::Node root, std::shared_ptr<DocumentSource> source, const std::vector<std::string>& overrides,
                         bool check_sweep) {
-    for (const auto& assignment : overrides) apply_override(root, assignment, *source);
+    for (const auto& assignment : overrides) apply_scenario_override(root, assignment, *source);
     ConfigNode doc(root, "", source);
     if (!root.IsMap()) doc.fail("", "expected a scenario mapping with name, cluster, model and training");
-    doc.require_map_with_keys({"name", "description", "profile", "cluster", "model", "training", "seed", "sweep", "debug"});
+    doc.require_map_with_keys({"name", "description", "profile", "profile_mismatch", "cluster", "model", "training", "seed", "sweep", "debug"});
 
     Scenario scenario;
     scenario.file = source->file;
@@ -452,7 +490,8 @@ Scenario build_scenario(YAML::Node root, std::shared_ptr<DocumentSource> source,
         scenario.profile = ProfileReference{path.string(), profile->name, profile->source, profile};
     }
     scenario.cluster = read_cluster(doc, scenario.profile.has_value());
-    scenario.model = read_model(doc);
+    check_profile_matches(doc, scenario);
+    scenario.model = read_model(doc, source->file);
     scenario.training = read_training(doc, scenario.cluster, scenario.model.precision);
     read_llm(doc, scenario);
     check_fabric_positions(doc, scenario);
@@ -466,6 +505,7 @@ Scenario build_scenario(YAML::Node root, std::shared_ptr<DocumentSource> source,
             static_cast<int>(debug.integer("lose_message_to_rank", 0, scenario.cluster.gpus() - 1));
     }
     check_costs(doc, scenario);
+    scenario.warnings = implausible_values(doc, scenario);
     YAML::Emitter out;
     out << root;
     scenario.canonical_text = out.c_str();

@@ -122,6 +122,8 @@ std::optional<double> parse_flops_per_second(std::string_view text) { return par
 std::string format_bytes(double bytes) { return with_prefix(bytes, "B"); }
 std::string format_bytes_per_second(double bytes_per_second) { return with_prefix(bytes_per_second, "B/s"); }
 std::string format_flops_per_second(double flops_per_second) { return with_prefix(flops_per_second, "FLOP/s"); }
+std::string format_flops(double flops) { return with_prefix(flops, "FLOP"); }
+std::string format_count(double count) { return with_prefix(count, ""); }
 
 std::string format_seconds(double seconds) {
     if (seconds == 0) return "0";  // "0.000 us" beside milliseconds reads as a measured microsecond value

@@ -1,5 +1,5 @@
 #pragma once
-// Hardware presets (data/hardware/): GPUs and network links, each labelled with its basis and source.
+// Hardware presets (data/hardware/): GPUs, network links and whole nodes, each labelled with its basis and source.
 #include <map>
 #include <optional>
 #include <string>
@@ -33,9 +33,22 @@ struct NetworkPreset {
     double efficiency = 1;        // achieved / line rate for large messages
 };
 
+/// A whole server (data/hardware/node/): the values a scenario's `cluster.node` gives the keys it leaves out.
+struct NodePreset {
+    std::string name;
+    std::string description;
+    std::string basis;
+    int gpus_per_node = 1;
+    std::string gpu;         // GPU preset
+    std::string intra_node;  // network preset
+    std::string nic;         // network preset of each NIC
+    int nic_count = 1;
+};
+
 /// Loads data/hardware/<kind>/<name>.yaml. Unknown names give an InputError listing the known ones;
 /// `where` is the location of the key that asked for it.
 GpuPreset load_gpu_preset(const std::string& name, const std::string& where);
 NetworkPreset load_network_preset(const std::string& name, const std::string& where);
+NodePreset load_node_preset(const std::string& name, const std::string& where);
 
 }  // namespace dtsim

@@ -1,5 +1,5 @@
 #pragma once
-// The model zoo (data/models/): per-layer parameter counts and forward FLOPs per sample.
+// The model zoo (data/models/), or a model file: per-layer parameter counts and forward FLOPs per sample.
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,5 +51,13 @@ std::vector<ZooLayer> transformer_layers(const TransformerConfig& config, int se
 
 /// Loads data/models/<name>.yaml; `where` locates the key that named it, for the error message.
 ZooModel load_zoo_model(const std::string& name, const std::string& where);
+
+/// Whether `value` names a file rather than a zoo model: it has a folder, or ends in .yaml, .yml or .json.
+bool names_model_file(const std::string& value);
+
+/// A zoo name, or a file: one in the zoo's format (.yaml), or a Hugging Face config.json converted with the
+/// zoo's rules. A relative path is looked for beside `base_file` (the scenario; empty for none), then in the
+/// working folder.
+ZooModel load_model(const std::string& value, const std::string& base_file, const std::string& where);
 
 }  // namespace dtsim

@@ -174,6 +174,7 @@ struct Scenario {
     std::string canonical_text;  // the YAML after --set overrides, as simulated
     std::string hash;            // FNV-1a of canonical_text, hex
     std::map<std::string, std::string> overrides;
+    std::vector<std::string> warnings;  // implausible but valid values, each located (the CLI prints them)
     ClusterSpec cluster;
     ModelSpec model;
     TrainingSpec training;

@@ -20,5 +20,7 @@ std::string format_bytes(double bytes);
 std::string format_seconds(double seconds);
 std::string format_bytes_per_second(double bytes_per_second);
 std::string format_flops_per_second(double flops_per_second);
+std::string format_flops(double flops);  // "1.54 TFLOP"
+std::string format_count(double count);  // "6.74 G" (parameters)
 
 }  // namespace dtsim
