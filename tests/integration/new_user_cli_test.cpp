@@ -58,14 +58,14 @@ TEST_CASE("implausible sizes warn once and do not change the exit code", "[integ
 TEST_CASE("dtsim model show prints a zoo model's or a config.json's layers, parameters and FLOPs", "[integration][cli][zoo]") {
     const auto zoo = test::run_dtsim({"model", "show", "llama2-7b"});
     REQUIRE(zoo.exit_code == 0);
-    CHECK_THAT(zoo.output, Catch::Contains("parameters: 6.74 G (6738415616)") && Catch::Contains("block[0-31].attn") &&
+    CHECK_THAT(zoo.output, Catch::Contains("parameters: 6.74 G (6,738,415,616)") && Catch::Contains("block[0-31].attn") &&
                                Catch::Contains("lm_head"));
     test::TempDir dir;
     std::ofstream(dir.file("config.json")) << R"({"model_type": "gpt2", "n_embd": 768, "n_head": 12, "n_inner": null,
         "n_layer": 12, "n_positions": 1024, "vocab_size": 50257})";
     const auto file = test::run_dtsim({"model", "show", dir.file("config.json")});
     REQUIRE(file.exit_code == 0);
-    CHECK_THAT(file.output, Catch::Contains("(124439808)") && Catch::Contains("block[0-11].mlp"));
+    CHECK_THAT(file.output, Catch::Contains("(124,439,808)") && Catch::Contains("block[0-11].mlp"));
     const auto unknown = test::run_dtsim({"model", "show", "llama2-7"});
     CHECK(unknown.exit_code == 2);
     CHECK_THAT(unknown.output, Catch::Contains("unknown zoo model 'llama2-7'"));
