@@ -100,7 +100,9 @@ void add_runs_command(CLI::App& app, int& exit_code) {
     export_command->add_option("file", *csv_path, "File to write (default: standard output)");
     export_command->add_option("--db", *db_path, "Runs database")->capture_default_str();
     export_command->add_option("--where", *where, where_help)->type_name("KEY=VALUE");
-    export_command->callback([db_path, where, csv_path, &exit_code] {
+    // The parser writes the flag when it parses: the callback holds it alive until then.
+    export_command->callback([db_path, where, csv_path, csv, &exit_code] {
+        if (!*csv) return;
         export_runs(*db_path, *where, *csv_path);
         exit_code = 0;
     });
