@@ -24,6 +24,16 @@ std::vector<ZooLayer> scenario_transformer_layers(const Scenario& scenario) {
     return transformer_layers(*scenario.model.zoo->transformer, scenario.training.llm->sequence_length);
 }
 
+LlmCosts::StageContents LlmCosts::stage_contents(int stage, int stages) const {
+    StageContents contents;
+    for (size_t index = static_cast<size_t>(stage); index < virtual_stages.size(); index += static_cast<size_t>(stages))
+        for (const auto& layer : virtual_stages[index]) {
+            (layer.expert ? contents.expert_parameters : contents.dense_parameters) += layer.parameters;
+            contents.blocks += layer.attention ? 1 : 0;
+        }
+    return contents;
+}
+
 namespace {
 
 bool is_mlp(const ZooLayer& layer) { return layer.name.size() > 4 && layer.name.ends_with(".mlp"); }

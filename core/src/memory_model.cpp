@@ -53,12 +53,7 @@ MemoryEstimate llm_memory(const Scenario& scenario) {
     MemoryEstimate peak;
     peak.capacity = scenario.cluster.gpu.memory_bytes;
     for (int stage = 0; stage < p.pipeline; ++stage) {
-        double dense = 0, expert = 0, blocks = 0;
-        for (int chunk = 0; chunk < llm.pipeline.virtual_stages; ++chunk)
-            for (const auto& layer : costs.virtual_stages[static_cast<size_t>(stage + chunk * p.pipeline)]) {
-                (layer.expert ? expert : dense) += layer.parameters;
-                blocks += layer.attention ? 1 : 0;
-            }
+        const auto [dense, expert, blocks] = costs.stage_contents(stage, p.pipeline);
         // Hybrid FSDP shards within a node and replicates across nodes.
         const int shards = llm.fsdp && llm.fsdp_sharding == FsdpSharding::hybrid
                                ? std::min(p.data * p.context, std::max(1, scenario.cluster.gpus_per_node / p.tensor))

@@ -34,7 +34,7 @@ struct LlmShared {
     explicit LlmShared(const SimulationContext& ctx)
         : layout(ctx.scenario.training.llm->parallelism),
           barriers(ctx.scenario.training.fidelity == Fidelity::flow),
-          one_per_tensor_group(ctx.scenario.training.fidelity == Fidelity::flow) {}
+          one_per_tensor_group(llm_ranks_with_timeline(ctx.scenario) > 0) {}
     ParallelLayout layout;
     FlowBarriers barriers;
     bool one_per_tensor_group;
@@ -85,7 +85,10 @@ public:
           streams_(shared.streams.at(rank)),
           groups_(data_groups(ctx, shared.layout, rank)),
           order_(pipeline_order(llm_.pipeline.schedule, llm_.parallelism.pipeline, stage_, ctx.scenario.training.accumulation_steps,
-                                llm_.pipeline.virtual_stages)) {
+                                llm_.pipeline.virtual_stages)),
+          contents_(costs_.stage_contents(stage_, llm_.parallelism.pipeline)),
+          optimizer_parameters_(shard_parameters()),
+          priced_tensor_collective_s_(shared.one_per_tensor_group ? priced_tensor_collective_s() : 0) {
         for (int chunk = 0; chunk < llm_.pipeline.virtual_stages; ++chunk)
             buckets_.push_back(chunk_buckets(layers(chunk), ctx.scenario.training.strategy.bucket_bytes));
     }
@@ -206,9 +209,7 @@ private:
         const bool sp = llm_.parallelism.sequence_parallel;
         ctx_.state(actor_.slot).waiting_for = "the tensor-parallel collective";
         if (shared_.one_per_tensor_group) {
-            const int steps = 2 * (group.count - 1);
-            sg4::this_actor::sleep_for(ring_seconds(group, bytes / group.count, steps) +
-                                       steps * calibrated_extra_step_s(ctx_, NetworkOp::allreduce, group, bytes, steps));
+            sg4::this_actor::sleep_for(priced_tensor_collective_s_);
         } else if (sp) {
             calibrated_reduce_scatter(actor_, group, bytes);
             calibrated_allgather(actor_, group, bytes);
@@ -218,12 +219,16 @@ private:
         ctx_.record(rank_, Lane::comm, sp ? "tp reduce-scatter" : "tp allreduce", iteration_, microbatch_, start, bytes);
     }
 
-    // A ring over links nothing else uses, priced from the link model as SimGrid would time it alone.
-    double ring_seconds(const RankGroup& group, double chunk_bytes, int steps) {
-        const int next = group.next();
-        const auto cost = ctx_.message_cost(rank_, next, chunk_bytes, false, group.count);
+    // Flow fidelity: the tensor collective as a ring over links nothing else uses, priced from the link
+    // model as SimGrid would time it alone, with the calibration's per-step extra. The same every time.
+    double priced_tensor_collective_s() {
+        const auto group = rank_group(shared_.layout.group(rank_, Dimension::tp));
+        const double bytes = costs_.tensor_bytes;
+        const int steps = 2 * (group.count - 1), next = group.next();
+        const auto cost = ctx_.message_cost(rank_, next, bytes / group.count, false, group.count);
         const double rate = ctx_.costs.link_between(rank_, next).effective_bytes_per_second();
-        return steps * (ctx_.route_latency_s(rank_, next) + cost.overhead_s + cost.wire_bytes / rate);
+        return steps * (ctx_.route_latency_s(rank_, next) + cost.overhead_s + cost.wire_bytes / rate +
+                        calibrated_extra_step_s(ctx_, NetworkOp::allreduce, group, bytes, steps));
     }
 
     // Context parallelism: the keys and values of the other ranks' sequence shares go round the ring
@@ -288,17 +293,20 @@ private:
 
     // The optimizer updates the rank's shard of the stage's parameters, memory-bound; ZeRO-1 and -2 then
     // gather the updated parameters from the data-parallel group.
-    void optimizer_step() {
-        double dense = 0, expert = 0;
-        for (int chunk = 0; chunk < llm_.pipeline.virtual_stages; ++chunk)
-            for (const auto& layer : layers(chunk)) (layer.expert ? expert : dense) += layer.parameters;
+    // The parameters the rank's optimizer updates: its stage's, divided over the data-parallel group from ZeRO-1 on.
+    double shard_parameters() const {
         const bool sharded = llm_.zero_stage >= 1;
-        const double shard = dense / (sharded ? groups_.shard.count : 1) + expert / (sharded ? groups_.expert.count : 1);
+        return contents_.dense_parameters / (sharded ? groups_.shard.count : 1) +
+               contents_.expert_parameters / (sharded ? groups_.expert.count : 1);
+    }
+
+    void optimizer_step() {
         const double start = sg4::Engine::get_clock();
-        sg4::this_actor::sleep_for(costs_.optimizer_s(shard) * effect_.factor);
+        sg4::this_actor::sleep_for(costs_.optimizer_s(optimizer_parameters_) * effect_.factor);
         ctx_.record(rank_, Lane::compute, "optimizer", iteration_, 0, start);
         if (llm_.zero_stage == 0 || llm_.shards_parameters()) return;
         const double element = bytes_per_element(ctx_.scenario.model.precision);
+        const double dense = contents_.dense_parameters, expert = contents_.expert_parameters;
         const double gather_start = sg4::Engine::get_clock();
         ctx_.state(actor_.slot).waiting_for = "the data-parallel parameter all-gather";
         shared_.barriers.enter(Stream::compute, groups_.dense);
@@ -329,6 +337,9 @@ private:
     RankStreams& streams_;
     const DataGroups groups_;
     const std::vector<PipelineOp> order_;
+    const LlmCosts::StageContents contents_;
+    const double optimizer_parameters_;
+    const double priced_tensor_collective_s_;  // flow fidelity
     std::vector<ChunkBuckets> buckets_;
     ComputeEffect effect_;
     int iteration_ = 0;

@@ -40,6 +40,13 @@ struct LlmCosts {
     /// One GPU running every layer unsplit, forward and backward of one sequence without recomputation:
     /// the single-GPU reference of speedup and scaling efficiency (docs/llm.md, "Outputs").
     double single_gpu_sequence_s = 0;
+    /// What one pipeline stage holds over all its chunks (`stages` stages).
+    struct StageContents {
+        double dense_parameters = 0;
+        double expert_parameters = 0;
+        int blocks = 0;  // transformer blocks (one attention layer each)
+    };
+    StageContents stage_contents(int stage, int stages) const;
     /// The optimizer step over `parameters` this rank updates: memory-bound.
     double optimizer_s(double parameters) const { return parameters * optimizer_bytes_per_parameter / memory_bytes_per_second; }
 };
