@@ -21,7 +21,8 @@ BlockRange stage_blocks(const PipelineSpec& pipeline, int blocks, int index, int
 }
 
 std::vector<ZooLayer> scenario_transformer_layers(const Scenario& scenario) {
-    return transformer_layers(*scenario.model.zoo->transformer, scenario.training.llm->sequence_length);
+    return transformer_layers(*scenario.model.zoo->transformer, scenario.training.llm->sequence_length,
+                              scenario.model.attention);
 }
 
 LlmCosts::StageContents LlmCosts::stage_contents(int stage, int stages) const {
@@ -38,6 +39,27 @@ namespace {
 
 bool is_mlp(const ZooLayer& layer) { return layer.name.size() > 4 && layer.name.ends_with(".mlp"); }
 bool is_attention(const ZooLayer& layer) { return layer.name.ends_with(".attn"); }
+
+// One rank's part of a layer's kernels: tensor parallelism splits the products, the attention heads and
+// the feature-wise kernels t ways, and the kernels over the whole hidden state only with sequence
+// parallelism; context parallelism splits the tokens c ways; the weights are split `weight_split` ways.
+std::vector<Kernel> shard_kernels(std::vector<Kernel> kernels, const ParallelismSpec& p, double weight_split) {
+    for (auto& kernel : kernels) {
+        const double t = kernel.tensor_sharded || p.sequence_parallel ? p.tensor : 1;
+        kernel.flops /= t * p.context;
+        kernel.elements /= t * p.context;
+        kernel.weight_elements /= kernel.tensor_sharded ? weight_split : 1;
+    }
+    return kernels;
+}
+
+// Selective recomputation redoes attention's core in backward.
+double attention_core_forward_s(const ZooLayer& layer, double batch, double element_bytes, const ComputeRates& rates) {
+    double seconds = 0;
+    for (const auto& kernel : layer.kernels)
+        if (kernel.kind == KernelKind::attention_core) seconds += kernel_forward_s(kernel, batch, element_bytes, rates);
+    return seconds;
+}
 
 }  // namespace
 
@@ -85,7 +107,8 @@ LlmCosts llm_costs(const Scenario& scenario, const ComputeRates& rates) {
         const bool expert = config.moe() && is_mlp(layer);
         const double split = p.tensor * (expert ? p.expert : 1);
         shard.layers.push_back(ZooLayer{layer.name, layer.params / split, layer.forward_flops_per_sample / (p.tensor * p.context),
-                                        layer.activations_per_sample / p.context / (p.sequence_parallel ? p.tensor : 1)});
+                                        layer.activations_per_sample / p.context / (p.sequence_parallel ? p.tensor : 1),
+                                        shard_kernels(layer.kernels, p, split)});
         expert_layer.push_back(expert);
     }
     const auto work = layer_times(shard, scenario.model.batch_per_gpu, scenario.model.precision, rates);
@@ -106,9 +129,11 @@ LlmCosts llm_costs(const Scenario& scenario, const ComputeRates& rates) {
             const bool block = is_attention(full[i]) || is_mlp(full[i]);
             if (llm.recompute == Recompute::full && block) recompute_s = layer.forward_s;
             if (llm.recompute == Recompute::selective && is_attention(full[i]))
-                recompute_s = b * 4 * s * s * config.hidden / (p.tensor * p.context) / rates.flops_per_second;
+                recompute_s = attention_core_forward_s(shard.layers[i], b, element, rates);
+            const bool tensor_collective = block && p.tensor > 1;
             stage.push_back(RankLayer{layer.name, layer.forward_s, layer.backward_s + recompute_s, shard.layers[i].params,
-                                      layer.gradient_bytes, expert_layer[i], block && p.tensor > 1, is_attention(full[i])});
+                                      layer.gradient_bytes, expert_layer[i], tensor_collective, is_attention(full[i]),
+                                      tensor_collective && llm.recompute == Recompute::full});
         }
         costs.virtual_stages.push_back(std::move(stage));
     }

@@ -46,6 +46,9 @@ MemoryEstimate llm_memory(const Scenario& scenario) {
     const auto& llm = *scenario.training.llm;
     const auto& config = *scenario.model.zoo->transformer;
     const auto& p = llm.parallelism;
+    // FlashAttention keeps no a·s² tensors: what it stores is what selective recomputation stores.
+    const bool no_scores = scenario.model.attention == Attention::flash && llm.recompute == Recompute::none;
+    const Recompute stored_activations = no_scores ? Recompute::selective : llm.recompute;
     const bool mixed = scenario.model.precision != Precision::fp32;
     const double element = bytes_per_element(scenario.model.precision);
     const double optimizer = llm.optimizer.state_bytes_per_parameter(mixed);
@@ -65,7 +68,7 @@ MemoryEstimate llm_memory(const Scenario& scenario) {
         states.optimizer += expert_states.optimizer;
         const double per_layer = layer_activation_bytes(llm.sequence_length / static_cast<double>(p.context),
                                                         scenario.model.batch_per_gpu, config.hidden, config.heads, p.tensor,
-                                                        p.sequence_parallel, llm.recompute);
+                                                        p.sequence_parallel, stored_activations);
         const double activations =
             per_layer * blocks / llm.pipeline.virtual_stages * microbatches_held(llm, stage, scenario.training.accumulation_steps);
         MemoryEstimate estimate{states, activations, kFrameworkReserveBytes, peak.capacity, stage};

@@ -17,30 +17,6 @@ namespace dtsim {
 double ZooModel::total_parameters() const { return sum_over(layers, &ZooLayer::params); }
 double ZooModel::forward_flops_per_sample() const { return sum_over(layers, &ZooLayer::forward_flops_per_sample); }
 
-std::vector<ZooLayer> transformer_layers(const TransformerConfig& c, int sequence_length) {
-    const double n = sequence_length, d = c.hidden, ffn = c.ffn, vocab = c.vocabulary;
-    const bool gpt = c.architecture == "gpt";
-    std::vector<ZooLayer> layers;
-    layers.push_back({"embeddings", (vocab + c.positions) * d, 0, n * d});
-    for (int block = 0; block < c.layers; ++block) {
-        const auto prefix = "block" + std::to_string(block);
-        const double attention_scores = 2 * 2 * n * n * d;  // QK^T and the context product, over all query heads
-        if (gpt) {
-            layers.push_back({prefix + ".attn", 4 * (d * d + d) + 2 * d, 2 * 4 * n * d * d + attention_scores, n * d});
-            layers.push_back({prefix + ".mlp", 2 * d * ffn + ffn + d + 2 * d, 2 * 2 * n * d * ffn, n * d});
-        } else {
-            const double kv_dim = static_cast<double>(c.hidden / c.heads) * c.kv_heads;
-            const double projections = 2 * d * d + 2 * d * kv_dim;
-            layers.push_back({prefix + ".attn", projections + d, 2 * n * projections + attention_scores, n * d});
-            const double expert = 3 * d * ffn;
-            const double router = c.moe() ? d * c.experts : 0;
-            layers.push_back({prefix + ".mlp", c.experts * expert + router + d, 2 * n * (c.top_k * expert + router), n * d});
-        }
-    }
-    layers.push_back({"lm_head", gpt ? 2 * d : vocab * d + d, 2 * n * d * vocab, n * vocab});
-    return layers;
-}
-
 namespace {
 
 TransformerConfig read_transformer(const ConfigNode& node) {

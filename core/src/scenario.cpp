@@ -256,9 +256,15 @@ ModelSpec read_model(const ConfigNode& doc, const std::string& scenario_file) {
     if (zoo) {
         node.require_map_with_keys(
             {"zoo", "batch_per_gpu", "micro_batch", "sequence_length", "precision", "single_gpu_step_time", "efficiency",
-             "activation_checkpointing"});
+             "activation_checkpointing", "attention"});
         model.zoo = load_model(node.text("zoo"), scenario_file, node.where("zoo"));
         model.name = model.zoo->name;
+        if (node.has("attention")) {
+            if (!model.zoo->transformer) node.fail("attention", "applies to transformer models only ('" + model.name + "' is not one)");
+            model.attention = node.choice("attention", kAttentionNames);
+        }
+        if (model.zoo->transformer)
+            model.zoo->layers = transformer_layers(*model.zoo->transformer, model.zoo->transformer->sequence_length, model.attention);
         if (node.has("efficiency")) model.gemm_efficiency = node.number("efficiency", 0.01, 1.0);
         if (node.has("single_gpu_step_time")) {
             model.single_gpu_step_s = node.seconds("single_gpu_step_time");

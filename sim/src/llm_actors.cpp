@@ -184,6 +184,7 @@ private:
             seconds += effect_.extra_s;
             extra_added_ = true;
         }
+        if (!forward && layer.repeats_tensor_collective) tensor_collective();
         compute(seconds);
         if (exchanges_tokens) expert_alltoall();
         if (layer.tensor_collective) tensor_collective();

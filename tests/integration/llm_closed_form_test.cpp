@@ -33,7 +33,7 @@ public:
         out << "name: uniform-test\ndescription: test\nsource: test\nsample: one sequence of 2048 tokens\n"
                "published_parameters: 1\ntransformer: {architecture: gpt, layers: " << kBlocks << ", hidden: 8192, heads: 64, kv_heads: 64, "
                "ffn: 32768, vocabulary: 1, positions: 1, sequence_length: 2048}\nlayers:\n";
-        for (const auto& layer : transformer_layers(config, 2048))
+        for (const auto& layer : transformer_layers(config, 2048, Attention::standard))
             out << "  - {name: " << layer.name << ", params: " << layer.params << ", flops: " << layer.forward_flops_per_sample
                 << ", activations: " << layer.activations_per_sample << "}\n";
         out.close();
@@ -103,11 +103,15 @@ TEST_CASE("pipeline bubbles match (P-1)/(m+P-1), and (P-1)/(v·m+P-1) interleave
 TEST_CASE("tensor parallelism runs 4 collectives per layer and microbatch, 2 with each pass", "[integration][llm][closed-form]") {
     const UniformModelData data;
     const auto sp = GENERATE(false, true);
+    // Full recomputation runs each layer's forward again in backward, its collectives with it: 6.
+    const auto recompute = GENERATE(as<std::string>{}, "none", "full");
+    CAPTURE(sp, recompute);
     const auto run = simulate(scenario_text(4, ", micro_batch: 1",
                                             std::string("  parallelism: {tensor: 2, pipeline: 2, sequence_parallel: ") +
-                                                (sp ? "true" : "false") + "}\n  pipeline: {microbatches: 4}\n",
+                                                (sp ? "true" : "false") + "}\n  pipeline: {microbatches: 4}\n  recompute: " +
+                                                recompute + "\n",
                                             "step"));
-    const int expected = 4 * (kBlocks / 2) * 4;
+    const int expected = (recompute == "full" ? 6 : 4) * (kBlocks / 2) * 4;
     for (int rank = 0; rank < 4; ++rank) CHECK(count(run, rank, sp ? "tp reduce-scatter" : "tp allreduce") == expected);
 }
 

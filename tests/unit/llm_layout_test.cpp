@@ -101,7 +101,7 @@ TEST_CASE("the zoo's transformer layers are rebuilt exactly from their configura
     for (const char* name : {"gpt3-175b", "gpt3-13b", "gpt2_xl", "llama2-70b", "llama3-405b", "mixtral-8x7b"}) {
         const auto model = load_zoo_model(name, "test");
         REQUIRE(model.transformer);
-        const auto rebuilt = transformer_layers(*model.transformer, model.transformer->sequence_length);
+        const auto rebuilt = transformer_layers(*model.transformer, model.transformer->sequence_length, Attention::flash);
         REQUIRE(rebuilt.size() == model.layers.size());
         for (size_t i = 0; i < rebuilt.size(); ++i) {
             CAPTURE(name, model.layers[i].name);

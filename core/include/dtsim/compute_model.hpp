@@ -27,9 +27,22 @@ struct ComputeRates {
 /// calibrated profile replaces it with its GEMM fit's intercept.
 inline constexpr double kKernelLaunchOverheadS = 5e-6;
 
-/// Forward time of one layer is max(FLOPs / achieved FLOP/s, bytes moved / achieved memory bandwidth)
-/// plus the fixed per-kernel cost, where bytes moved are the layer's input and output activations for the
-/// batch plus its weights. Backward is taken as twice the forward (gradients for inputs and for weights).
+/// One kernel's forward time at `batch` samples: its roofline (model_zoo.hpp, Kernel).
+double kernel_forward_s(const Kernel& kernel, double batch, double element_bytes, const ComputeRates& rates);
+
+struct PassTimes {
+    double forward_s = 0;
+    double backward_s = 0;
+};
+
+/// The kernels run one after another: forward is the sum of their rooflines, backward the sum of each
+/// one's backward factor times its forward.
+PassTimes kernel_times(const std::vector<Kernel>& kernels, double batch, double element_bytes, const ComputeRates& rates);
+
+/// A layer with kernels (transformer blocks) takes their times plus the fixed per-kernel cost once per pass
+/// (the launches of a layer's kernels overlap the ones before). Any other layer: forward time is
+/// max(FLOPs / achieved FLOP/s, bytes moved / achieved memory bandwidth) plus the fixed per-kernel cost,
+/// where bytes moved are the layer's input and output activations for the batch plus its weights. Backward is taken as twice the forward (gradients for inputs and for weights).
 /// The fixed cost is what makes small batches under-use the GPU: a layer of f FLOPs per sample runs at
 /// b·f / (b·f/R + t0) FLOP/s at batch b, the GEMM fit's efficiency curve, so time per sample falls with
 /// the batch towards f/R (or the memory bound) as the fixed cost is spread over more samples.

@@ -23,6 +23,7 @@ struct RankLayer {
     bool expert = false;         // an MoE layer: its gradients are reduced over the expert-data group
     bool tensor_collective = false;  // attention and MLP blocks end each pass with a tensor-parallel collective
     bool attention = false;      // context parallelism exchanges keys and values here
+    bool repeats_tensor_collective = false;  // full recomputation reruns the forward's collective in backward
 };
 
 struct LlmCosts {

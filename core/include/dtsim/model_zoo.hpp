@@ -4,14 +4,46 @@
 #include <string>
 #include <vector>
 
+#include "dtsim/name_table.hpp"
+
 namespace dtsim {
+
+/// What a GPU kernel is bound by, and what recomputation and tensor parallelism do to it.
+enum class KernelKind {
+    gemm,            // a matrix multiply: compute-bound at the GEMM rate unless its operands are small
+    attention_core,  // scores, softmax and the context product (selective recomputation redoes these)
+    memory,          // element-wise and normalisation kernels: bound by memory bandwidth
+};
+
+/// One kernel of a layer's forward pass, per sample (docs/llm.md, "Compute"). Its time is a roofline:
+/// max(FLOPs / rate, bytes moved / memory bandwidth), where bytes moved are `elements` per sample (read
+/// and written, scaling with the tokens) plus `weight_elements` read once per pass. Backward runs
+/// `backward_factor` times the forward's work (2: the input-gradient and weight-gradient products, or
+/// reading the saved input and the incoming gradient and writing the outgoing one).
+struct Kernel {
+    KernelKind kind = KernelKind::gemm;
+    double flops = 0;
+    double elements = 0;
+    double weight_elements = 0;
+    double backward_factor = 2;
+    bool tensor_sharded = true;  // split over a tensor group; false: every rank of it runs it whole
+                                 // (normalisations, residual adds) unless sequence parallelism splits them
+};
 
 struct ZooLayer {
     std::string name;
     double params = 0;
-    double forward_flops_per_sample = 0;
+    double forward_flops_per_sample = 0;  // model FLOPs: what MFU counts
     double activations_per_sample = 0;  // output elements, a memory-traffic estimate
+    std::vector<Kernel> kernels = {};  // where known (transformer blocks); else the layer is one roofline
 };
+
+/// How attention's core runs: `standard` materialises the a·s² scores and runs softmax and dropout over
+/// them in memory; `flash` (FlashAttention) keeps them on chip, skips the tiles a causal mask removes
+/// and recomputes the scores in backward.
+enum class Attention { flash, standard };
+inline constexpr auto kAttentionNames =
+    make_name_table(std::pair{Attention::flash, "flash"}, std::pair{Attention::standard, "standard"});
 
 /// A decoder-only transformer's public configuration (docs/llm.md, "Models"). `gpt`: GPT-2/3 blocks
 /// (LayerNorm, biases, GELU MLP of ffn, learned positions, tied head); `llama`: RMSNorm, no biases,
@@ -46,8 +78,9 @@ struct ZooModel {
 };
 
 /// A transformer's layers for sequences of `sequence_length` tokens: embeddings, then per block
-/// "blockN.attn" and "blockN.mlp", then "lm_head"; the same formulas as tools/gen_model_zoo.py.
-std::vector<ZooLayer> transformer_layers(const TransformerConfig& config, int sequence_length);
+/// "blockN.attn" and "blockN.mlp", then "lm_head"; the same parameter and FLOP formulas as
+/// tools/gen_model_zoo.py, with each block's kernels for the given attention (transformer_layers.cpp).
+std::vector<ZooLayer> transformer_layers(const TransformerConfig& config, int sequence_length, Attention attention);
 
 /// Loads data/models/<name>.yaml; `where` locates the key that named it, for the error message.
 ZooModel load_zoo_model(const std::string& name, const std::string& where);

@@ -120,6 +120,7 @@ struct ModelSpec {
     std::optional<double> gemm_efficiency;    // zoo: achieved / peak GEMM rate, where given
     std::optional<double> single_gpu_step_s;  // zoo: a measured single-GPU step the layers are scaled to
     double recompute_fraction = 0;  // activation checkpointing: share of the forward recomputed in backward
+    Attention attention = Attention::flash;  // transformers: how attention's core runs
 };
 
 struct StrategySpec {
