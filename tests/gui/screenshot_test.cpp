@@ -85,6 +85,15 @@ TEST_CASE("gui::dtsim-gui: --screenshot writes the PNG; bad options give one mes
     CHECK(code == 0);
     CHECK(QImage(png).size() == QSize(800, 450));
 
+    QProcess help;
+    help.start(QStringLiteral(DTSIM_GUI_EXECUTABLE), {QStringLiteral("--help")});
+    REQUIRE(help.waitForFinished(60000));
+    CHECK(help.exitCode() == 0);
+    const QString usage = QString::fromLocal8Bit(help.readAllStandardOutput());
+    CHECK(usage.startsWith(QStringLiteral("Usage: dtsim-gui [options]\n")));
+    CHECK(usage.contains(QStringLiteral("--db <FILE>")));
+    CHECK_FALSE(usage.contains(QStringLiteral("executable_name")));
+
     for (const auto& [args, expected] : std::vector<std::pair<QStringList, QString>>{
              {{"--view", "pie"}, "--view: expected one of timeline, compare, speedup, whatif, got 'pie'"},
              {{"--db", db, "--run", "x"}, "--run: expected a run id"},
