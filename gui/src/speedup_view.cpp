@@ -14,6 +14,7 @@
 #include <functional>
 
 #include "kind_palette.hpp"
+#include "series_legend.hpp"
 
 namespace dtsim::gui {
 namespace {
@@ -145,21 +146,16 @@ QChart* breakdown_chart(const ScalingSeries& series) {
     return chart;
 }
 
-// The legend of the speedup and efficiency charts, whose series are the same: every name whole, wrapping
-// between entries (never inside one) when the row is full.
-QString series_legend(const std::vector<ScalingSeries>& series) {
-    const auto entry = [](const QString& colour, const QString& mark, const QString& name) {
-        return QStringLiteral("<span style=\"white-space:nowrap\"><span style=\"color:%1\">%2</span> %3</span>")
-            .arg(colour, mark, name.toHtmlEscaped());
-    };
-    QStringList entries{entry(QColor(Qt::gray).name(), QStringLiteral("- -"), QStringLiteral("ideal"))};
+// The legend of the speedup and efficiency charts, whose series are the same.
+std::vector<LegendEntry> series_legend(const std::vector<ScalingSeries>& series) {
+    std::vector<LegendEntry> entries{{QColor(Qt::gray), QStringLiteral("- -"), QStringLiteral("ideal")}};
     for (size_t i = 0; i < series.size(); ++i) {
-        const QString colour = series_colours()[static_cast<qsizetype>(i) % series_colours().size()].name();
+        const QColor colour = series_colours()[static_cast<qsizetype>(i) % series_colours().size()];
         const QString name = QString::fromStdString(series[i].label);
-        if (!series[i].predicted.empty()) entries << entry(colour, QStringLiteral("—●—"), name + QStringLiteral(" (predicted)"));
-        if (!series[i].measured.empty()) entries << entry(colour, QStringLiteral("■"), name + QStringLiteral(" (measured)"));
+        if (!series[i].predicted.empty()) entries.push_back({colour, QStringLiteral("—●—"), name + QStringLiteral(" (predicted)")});
+        if (!series[i].measured.empty()) entries.push_back({colour, QStringLiteral("■"), name + QStringLiteral(" (measured)")});
     }
-    return entries.join(QStringLiteral("&nbsp;&nbsp;&nbsp; "));
+    return entries;
 }
 
 QChartView* chart_view(QWidget* parent, const QString& name) {
@@ -179,11 +175,9 @@ void replace_chart(QChartView* view, QChart* chart) {
 }  // namespace
 
 SpeedupView::SpeedupView(QWidget* parent)
-    : QWidget(parent), title_(new QLabel(this)), legend_(new QLabel(this)), speedup_(chart_view(this, QStringLiteral("speedup"))),
+    : QWidget(parent), title_(new QLabel(this)), legend_(new SeriesLegend(this)), speedup_(chart_view(this, QStringLiteral("speedup"))),
       efficiency_(chart_view(this, QStringLiteral("efficiency"))), breakdown_(chart_view(this, QStringLiteral("breakdown"))) {
     legend_->setObjectName(QStringLiteral("series_legend"));
-    legend_->setTextFormat(Qt::RichText);
-    legend_->setWordWrap(true);
     auto* layout = new QGridLayout(this);
     layout->addWidget(title_, 0, 0, 1, 2);
     layout->addWidget(speedup_, 1, 0);
@@ -197,7 +191,7 @@ SpeedupView::SpeedupView(QWidget* parent)
 
 void SpeedupView::clear() {
     title_->setText(tr("Select a run: its scenario's scaling series appear here"));
-    legend_->clear();
+    legend_->set_entries({});
     replace_chart(speedup_, new QChart);
     replace_chart(efficiency_, new QChart);
     replace_chart(breakdown_, new QChart);
@@ -208,7 +202,7 @@ void SpeedupView::show_scenario(const std::vector<RunListEntry>& runs, const Run
     title_->setText(tr("Scaling of %1: %2 series (lines: predicted, squares: measured)")
                          .arg(QString::fromStdString(selected.scenario_name))
                          .arg(series.size()));
-    legend_->setText(series_legend(series));
+    legend_->set_entries(series_legend(series));
     replace_chart(speedup_, metric_chart(tr("Speedup"), tr("speedup"), series, [](const RunSummary& s) { return s.speedup; }, true,
                                         [](const RunSummary& s) { return static_cast<double>(s.gpus); }));
     replace_chart(efficiency_,

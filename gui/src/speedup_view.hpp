@@ -12,6 +12,8 @@ class QLabel;
 
 namespace dtsim::gui {
 
+class SeriesLegend;
+
 class SpeedupView : public QWidget {
     Q_OBJECT
 public:
@@ -22,7 +24,7 @@ public:
 
 private:
     QLabel* title_;
-    QLabel* legend_;  // the series of the speedup and efficiency charts
+    SeriesLegend* legend_;  // the series of the speedup and efficiency charts
     QChartView* speedup_;
     QChartView* efficiency_;
     QChartView* breakdown_;

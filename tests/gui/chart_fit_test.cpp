@@ -13,6 +13,7 @@
 #include "gui_fixtures.hpp"
 #include "main_window.hpp"
 #include "run_list_model.hpp"
+#include "series_legend.hpp"
 #include "speedup_view.hpp"
 
 using namespace dtsim;
@@ -64,14 +65,40 @@ TEST_CASE("gui::SpeedupView: a speedup below 1 is on the axis, and the legend na
     CHECK(axis->min() < 0.3);
     CHECK(axis->max() > 4);
 
-    auto* legend = view.findChild<QLabel*>(QStringLiteral("series_legend"));
+    auto* legend = view.findChild<SeriesLegend*>(QStringLiteral("series_legend"));
     REQUIRE(legend);
-    const QString text = plain(legend->text());
-    CAPTURE(text.toStdString());
-    CHECK(text.contains(QStringLiteral("ideal")));
-    CHECK(text.contains(QString::fromLatin1(kLongStrategy) + QStringLiteral(" (predicted)")));
-    CHECK_FALSE(text.contains(QChar(0x2026)));  // no "…"
-    CHECK(legend->height() >= legend->heightForWidth(legend->width()));  // every line of it shown
+    QStringList names;
+    for (const auto& line : legend->lines()) names += line;
+    CHECK(names == QStringList{"ideal", QString::fromLatin1(kLongStrategy) + QStringLiteral(" (predicted)")});
+    CHECK(plain(legend->text()).contains(QString::fromLatin1(kLongStrategy)));
+}
+
+TEST_CASE("gui::SeriesLegend: wraps between entries, never inside a name, and shows every line", "[gui]") {
+    QWidget window;
+    auto* legend = new SeriesLegend(&window);
+    const QStringList names{"ideal", "allreduce/ring (predicted)", "parameter-server/sync x2 dedicated (predicted)",
+                            "allreduce/ring (variant 2) (measured)"};
+    std::vector<LegendEntry> entries;
+    for (const auto& name : names) entries.push_back({QColor(Qt::blue), QStringLiteral("■"), name});
+    legend->set_entries(entries);
+    window.show();
+    for (const int width : {2000, 400, 150}) {
+        legend->resize(width, legend->sizeHint().height());
+        QApplication::processEvents();
+        const auto lines = legend->lines();
+        const QStringList shown = plain(legend->text()).split(QLatin1Char('\n'));
+        CAPTURE(width, plain(legend->text()).toStdString());
+        REQUIRE(shown.size() == static_cast<qsizetype>(lines.size()));
+        QStringList in_order;
+        for (size_t i = 0; i < lines.size(); ++i) {
+            in_order += lines[i];
+            for (const auto& name : lines[i]) CHECK(shown[static_cast<qsizetype>(i)].contains(name));  // whole, on its line
+            if (lines[i].size() > 1) CHECK(legend->fontMetrics().horizontalAdvance(shown[static_cast<qsizetype>(i)]) <= width);
+        }
+        CHECK(in_order == names);
+        CHECK(lines.size() == (width == 2000 ? 1U : width == 400 ? 3U : 4U));
+        CHECK(legend->sizeHint().height() >= static_cast<int>(lines.size()) * legend->fontMetrics().height());
+    }
 }
 
 TEST_CASE("gui::SpeedupView: every axis title fits its axis at the README's screenshot size", "[gui]") {
