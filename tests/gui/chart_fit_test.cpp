@@ -123,7 +123,7 @@ TEST_CASE("gui::SpeedupView: every axis title fits its axis at the README's scre
     }
 }
 
-TEST_CASE("gui::MainWindow: the run browser shows its columns through the strategy whole; a cell's tooltip is its text", "[gui]") {
+TEST_CASE("gui::MainWindow: the run browser shows its columns through the strategy whole and a tooltip of each cell's text", "[gui]") {
     TemporaryDirectory dir("dtsim-gui-browser-columns");
     {
         RunStore store(dir.file("runs.db"));

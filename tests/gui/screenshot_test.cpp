@@ -70,7 +70,7 @@ TEST_CASE("gui::MainWindow: screenshots of each view have the requested size and
     }
 }
 
-TEST_CASE("gui::dtsim-gui: --screenshot writes the PNG; bad options give one message and exit 2", "[gui]") {
+TEST_CASE("gui::dtsim-gui: --screenshot writes the PNG, --help names the program, bad options give one message and exit 2", "[gui]") {
     TemporaryDirectory dir("dtsim-gui-cli");
     test::write_test_database(dir.file("runs.db"));
     auto run = [](const QStringList& args) {

@@ -131,7 +131,7 @@ TEST_CASE("gui::whatif_overrides: GPU, NIC kind and count, model and profile bec
     CHECK(load_scenario_file(ring, overrides).model.name == "resnet50");
 }
 
-TEST_CASE("gui::WhatIfPanel: starts from the selected run's scenario; knobs that are off show its values", "[gui]") {
+TEST_CASE("gui::WhatIfPanel: starts from the selected run's scenario and knobs that are off show its values", "[gui]") {
     TemporaryDirectory dir("dtsim-gui-whatif-base");
     {
         RunStore store(dir.file("runs.db"));
