@@ -112,11 +112,16 @@ TEST_CASE("gui::whatif_overrides: GPU, NIC kind and count, model and profile bec
     count.nic.bandwidth = "100Gbps";
     CHECK(whatif_overrides(count, dir.file("h100.yaml")) == std::vector<std::string>{"cluster.nic={preset: ib-ndr, count: 1, bandwidth: 100Gbps}"});
 
-    WhatIfKnobs none;
-    none.profile = "";  // "none": the scenario's profile goes
-    none.nic.preset = "eth-100g";
-    none.nic.count = 1;
-    overrides = whatif_overrides(none, dir.file("h100.yaml"));
+    // Through the panel: its profile choice "none" takes the scenario's profile away.
+    WhatIfPanel panel(QStringLiteral(DTSIM_EXECUTABLE));
+    panel.set_scenario_file(QString::fromStdString(dir.file("h100.yaml")));
+    CHECK(choice(panel, "profile") == QStringLiteral("dgx-h100.datasheet"));
+    knob_on(panel, "profile")->setChecked(true);
+    editor<QComboBox>(panel, "profile")->setCurrentText(QStringLiteral("none"));
+    knob_on(panel, "nic")->setChecked(true);
+    editor<QComboBox>(panel, "nic")->setCurrentText(QStringLiteral("eth-100g"));
+    knob_on(panel, "nic_count")->setChecked(true);
+    overrides = whatif_overrides(panel.knobs(), dir.file("h100.yaml"));
     CHECK(overrides == std::vector<std::string>{"cluster.nic={preset: eth-100g, count: 1}", "profile=null"});
     scenario = load_scenario_file(dir.file("h100.yaml"), overrides);
     CHECK_FALSE(scenario.profile);
