@@ -7,9 +7,9 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
-#include <QScrollBar>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
