@@ -38,7 +38,10 @@ ParsedGuiOptions parse_gui_options(const QStringList& arguments) {
         return fail(QStringLiteral("unexpected argument '%1' (give the database with --db FILE)").arg(parser.positionalArguments().first()));
     if (parser.isSet(help)) {
         result.help = true;
-        result.help_text = parser.helpText();
+        // QCommandLineParser takes the program's name from a running application, and none runs yet
+        // (dtsim-gui parses first, to choose the platform): the usage line names it here.
+        const QString help_text = parser.helpText();
+        result.help_text = QStringLiteral("Usage: dtsim-gui [options]") + help_text.mid(help_text.indexOf(QLatin1Char('\n')));
         return result;
     }
     auto& o = result.options;

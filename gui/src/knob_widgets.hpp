@@ -6,15 +6,19 @@
 #include <QSpinBox>
 #include <QStringList>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 class QFormLayout;
+class QLineEdit;
 
 namespace dtsim::gui {
 
 QSpinBox* spin_box(int min, int max, int value);
 QComboBox* combo_box(const QStringList& items);
 QString text_of(std::string_view name);
+QStringList texts_of(const std::vector<std::string>& names);
 
 /// The names of a core name table (kSyncModeNames, kPipelineScheduleNames, ...), in its order.
 template <typename Table>
@@ -33,5 +37,12 @@ template <typename T, typename Editor, typename Read>
 std::optional<T> knob(const QCheckBox* on, const Editor* editor, Read read) {
     return on->isChecked() ? std::optional<T>(read(editor)) : std::nullopt;
 }
+
+/// Shows a base scenario's value in the editor of a knob that is off; a knob that is on keeps the user's
+/// value. No value (the scenario has none for this knob), or a choice the box does not list, changes nothing.
+void show_value(const QCheckBox* on, QSpinBox* editor, const std::optional<int>& value);
+void show_value(const QCheckBox* on, QCheckBox* editor, const std::optional<bool>& value);
+void show_value(const QCheckBox* on, QComboBox* editor, const std::optional<std::string>& value);
+void show_value(const QCheckBox* on, QLineEdit* editor, const std::optional<std::string>& value);
 
 }  // namespace dtsim::gui

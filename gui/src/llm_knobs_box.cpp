@@ -68,4 +68,19 @@ LlmKnobs LlmKnobsBox::knobs() const {
     return k;
 }
 
+void LlmKnobsBox::show_values(const LlmKnobs& v) {
+    show_value(tensor_.on, tensor_.value, v.tensor);
+    show_value(pipeline_.on, pipeline_.value, v.pipeline);
+    if (v.data) show_value(data_.on, data_.value, *v.data == "auto" ? kAutoData : std::stoi(*v.data));
+    show_value(expert_.on, expert_.value, v.expert);
+    show_value(context_.on, context_.value, v.context);
+    show_value(sequence_parallel_on_, sequence_parallel_, v.sequence_parallel);
+    show_value(schedule_on_, schedule_, v.schedule);
+    show_value(virtual_stages_.on, virtual_stages_.value, v.virtual_stages);
+    show_value(microbatches_.on, microbatches_.value, v.microbatches);
+    show_value(zero_.on, zero_.value, v.zero);
+    show_value(fsdp_on_, fsdp_, v.fsdp_sharding);
+    show_value(recompute_on_, recompute_, v.recompute);
+}
+
 }  // namespace dtsim::gui

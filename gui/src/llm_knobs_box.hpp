@@ -18,6 +18,8 @@ class LlmKnobsBox : public QGroupBox {
 public:
     explicit LlmKnobsBox(QWidget* parent = nullptr);
     LlmKnobs knobs() const;
+    /// A base scenario's layout in the knobs that are off (knob_widgets.hpp, show_value).
+    void show_values(const LlmKnobs& values);
 
 private:
     struct Degree {

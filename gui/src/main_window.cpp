@@ -7,6 +7,7 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStatusBar>
@@ -26,7 +27,7 @@ namespace dtsim::gui {
 
 MainWindow::MainWindow(const QString& dtsim_executable, QWidget* parent)
     : QMainWindow(parent), runs_(new RunListModel(this)), proxy_(new QSortFilterProxyModel(this)), filter_(new QLineEdit),
-      table_(new QTableView), tabs_(new QTabWidget), timeline_(new TimelineView), compare_(new CompareView),
+      table_(new QTableView), splitter_(new QSplitter), tabs_(new QTabWidget), timeline_(new TimelineView), compare_(new CompareView),
       speedup_(new SpeedupView), whatif_(new WhatIfPanel(dtsim_executable)) {
     setWindowTitle(tr("dtsim"));
     proxy_->setSourceModel(runs_);
@@ -36,6 +37,7 @@ MainWindow::MainWindow(const QString& dtsim_executable, QWidget* parent)
     filter_->setPlaceholderText(tr("Filter runs (scenario, kind, strategy, …)"));
     filter_->setClearButtonEnabled(true);
     connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
+    table_->setObjectName(QStringLiteral("run_browser"));
     table_->setModel(proxy_);
     table_->setSortingEnabled(true);
     table_->sortByColumn(RunListModel::id, Qt::AscendingOrder);
@@ -44,6 +46,7 @@ MainWindow::MainWindow(const QString& dtsim_executable, QWidget* parent)
     table_->verticalHeader()->hide();
     table_->setWordWrap(false);
     table_->horizontalHeader()->setStretchLastSection(true);
+    table_->horizontalHeader()->setResizeContentsPrecision(-1);  // columns fit every row's text, not the first 1000's
     connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MainWindow::on_selection_changed);
 
     auto* browser = new QWidget;
@@ -55,12 +58,11 @@ MainWindow::MainWindow(const QString& dtsim_executable, QWidget* parent)
     tabs_->addTab(compare_, tr("Compare"));
     tabs_->addTab(speedup_, tr("Speedup"));
     tabs_->addTab(whatif_, tr("What-if"));
-    auto* splitter = new QSplitter;
-    splitter->addWidget(browser);
-    splitter->addWidget(tabs_);
-    splitter->setStretchFactor(1, 3);
-    splitter->setSizes({420, 1180});
-    setCentralWidget(splitter);
+    splitter_->addWidget(browser);
+    splitter_->addWidget(tabs_);
+    splitter_->setStretchFactor(1, 3);
+    splitter_->setSizes({420, 1180});
+    setCentralWidget(splitter_);
     connect(whatif_, &WhatIfPanel::finished, this, &MainWindow::on_whatif_finished);
     build_menus();
 }
@@ -105,10 +107,28 @@ void MainWindow::reload_runs() {
     try {
         runs_->set_runs(db_ ? db_->list() : std::vector<RunListEntry>{});
         table_->resizeColumnsToContents();
+        if (isVisible()) show_browser_columns_through(RunListModel::strategy);
     } catch (const std::exception& e) {
         show_error(QString::fromStdString(e.what()));
     }
     statusBar()->showMessage(tr("%1 runs").arg(runs_->rowCount()));
+}
+
+void MainWindow::show_browser_columns_through(int last_column) {
+    // Wider, never narrower (the user may have widened it), and at most half the window.
+    int needed = 2 * table_->frameWidth() + table_->verticalScrollBar()->sizeHint().width();
+    for (int column = 0; column <= last_column; ++column) needed += table_->horizontalHeader()->sectionSize(column);
+    auto sizes = splitter_->sizes();
+    if (sizes.size() != 2 || sizes[0] >= needed) return;
+    const int total = sizes[0] + sizes[1];
+    sizes[0] = std::min(needed, total / 2);
+    sizes[1] = total - sizes[0];
+    splitter_->setSizes(sizes);
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    show_browser_columns_through(RunListModel::strategy);  // the splitter has its width only now
 }
 
 std::vector<std::int64_t> MainWindow::selected_run_ids() const {
@@ -146,6 +166,7 @@ void MainWindow::on_selection_changed() {
         timeline_->show_run(first);
         const auto entry = runs_->runs()[static_cast<size_t>(runs_->row_of_id(ids[0]))];
         speedup_->show_scenario(runs_->runs(), entry);
+        whatif_->start_from_run(entry);
         compare_->show_runs(first, ids.size() > 1 ? db_->load(ids[1]) : nullptr);
         previous_run_ = ids[0];
     } catch (const std::exception& e) {

@@ -10,6 +10,7 @@
 class QLineEdit;
 class QMessageBox;
 class QSortFilterProxyModel;
+class QSplitter;
 class QTabWidget;
 class QTableView;
 
@@ -45,9 +46,14 @@ public:
     WhatIfPanel* whatif_panel() const { return whatif_; }
     std::vector<std::int64_t> selected_run_ids() const;
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
     void build_menus();
     void reload_runs();
+    /// Widens the run browser so that its columns up to this one show whole.
+    void show_browser_columns_through(int last_column);
     void on_selection_changed();
     void on_whatif_finished(bool ok, const QString& message);
     void show_error(const QString& text);
@@ -59,6 +65,7 @@ private:
     QSortFilterProxyModel* proxy_;
     QLineEdit* filter_;
     QTableView* table_;
+    QSplitter* splitter_;
     QTabWidget* tabs_;
     TimelineView* timeline_;
     CompareView* compare_;

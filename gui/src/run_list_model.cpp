@@ -57,6 +57,7 @@ int RunListModel::columnCount(const QModelIndex& parent) const { return parent.i
 
 QVariant RunListModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
+    if (role == Qt::ToolTipRole) return data(index, Qt::DisplayRole);  // the whole text of a cell cut by its column
     if (role != Qt::DisplayRole && role != kSortRole && role != Qt::TextAlignmentRole) return {};
     const auto& run = runs_[static_cast<size_t>(index.row())];
     const bool numeric = index.column() != kind && index.column() != scenario && index.column() != strategy && index.column() != date;

@@ -14,6 +14,7 @@
 #include <functional>
 
 #include "kind_palette.hpp"
+#include "series_legend.hpp"
 
 namespace dtsim::gui {
 namespace {
@@ -49,11 +50,14 @@ QChart* metric_chart(const QString& title, const QString& y_title, const std::ve
     chart->setTitle(title);
     int max_gpus = 1;
     double max_y = 0;
+    double min_positive_y = 1;  // a log axis shows no zero: a speedup below 1 still has to be on it
     for (const auto& s : series)
         for (const auto* points : {&s.predicted, &s.measured})
             for (const auto& p : *points) {
                 max_gpus = std::max(max_gpus, p.gpus);
-                max_y = std::max(max_y, metric(p.summary));
+                const double y = metric(p.summary);
+                max_y = std::max(max_y, y);
+                if (y > 0) min_positive_y = std::min(min_positive_y, y);
             }
     auto* x = gpu_axis(max_gpus);
     QAbstractAxis* y;
@@ -61,7 +65,7 @@ QChart* metric_chart(const QString& title, const QString& y_title, const std::ve
         auto* axis = new QLogValueAxis;
         axis->setBase(2);
         axis->setLabelFormat(QStringLiteral("%g"));
-        axis->setRange(0.8, std::max(2.0, std::max(max_y, static_cast<double>(max_gpus))) * 1.25);
+        axis->setRange(min_positive_y * 0.8, std::max(2.0, std::max(max_y, static_cast<double>(max_gpus))) * 1.25);
         axis->setMinorTickCount(0);
         y = axis;
     } else {
@@ -100,14 +104,14 @@ QChart* metric_chart(const QString& title, const QString& y_title, const std::ve
             attach(chart, markers, x, y);
         }
     }
-    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->legend()->hide();  // Qt Charts elides names that do not fit: the view's series legend has them whole
     return chart;
 }
 
 // Per point of one series: compute, exposed communication and wait per iteration, stacked.
 QChart* breakdown_chart(const ScalingSeries& series) {
     auto* chart = new QChart;
-    chart->setTitle(QStringLiteral("Iteration time breakdown — %1").arg(QString::fromStdString(series.label)));
+    chart->setTitle(QStringLiteral("Iteration time breakdown, ms per iteration — %1").arg(QString::fromStdString(series.label)));
     const auto& points = series.predicted.empty() ? series.measured : series.predicted;
     const std::array<Metric, 3> parts{[](const RunSummary& s) { return s.compute_time_s; },
                                       [](const RunSummary& s) { return s.exposed_comm_time_s; },
@@ -131,19 +135,32 @@ QChart* breakdown_chart(const ScalingSeries& series) {
     x->append(categories);
     x->setTitleText(QStringLiteral("GPUs"));
     auto* y = new QValueAxis;
-    y->setTitleText(QStringLiteral("ms per iteration"));
+    y->setTitleText(QStringLiteral("ms"));  // a longer title is cut to the plot's height
     y->setRange(0, std::max(1e-3, max_total) * 1.1);
     y->applyNiceNumbers();
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     bars->attachAxis(x);
     bars->attachAxis(y);
-    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->legend()->setAlignment(Qt::AlignRight);  // beside the bars, which keep the chart's height
     return chart;
 }
 
-QChartView* chart_view(QWidget* parent) {
+// The legend of the speedup and efficiency charts, whose series are the same.
+std::vector<LegendEntry> series_legend(const std::vector<ScalingSeries>& series) {
+    std::vector<LegendEntry> entries{{QColor(Qt::gray), QStringLiteral("- -"), QStringLiteral("ideal")}};
+    for (size_t i = 0; i < series.size(); ++i) {
+        const QColor colour = series_colours()[static_cast<qsizetype>(i) % series_colours().size()];
+        const QString name = QString::fromStdString(series[i].label);
+        if (!series[i].predicted.empty()) entries.push_back({colour, QStringLiteral("—●—"), name + QStringLiteral(" (predicted)")});
+        if (!series[i].measured.empty()) entries.push_back({colour, QStringLiteral("■"), name + QStringLiteral(" (measured)")});
+    }
+    return entries;
+}
+
+QChartView* chart_view(QWidget* parent, const QString& name) {
     auto* view = new QChartView(parent);
+    view->setObjectName(name);
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumSize(300, 240);
     return view;
@@ -158,20 +175,23 @@ void replace_chart(QChartView* view, QChart* chart) {
 }  // namespace
 
 SpeedupView::SpeedupView(QWidget* parent)
-    : QWidget(parent), title_(new QLabel(this)), speedup_(chart_view(this)), efficiency_(chart_view(this)),
-      breakdown_(chart_view(this)) {
+    : QWidget(parent), title_(new QLabel(this)), legend_(new SeriesLegend(this)), speedup_(chart_view(this, QStringLiteral("speedup"))),
+      efficiency_(chart_view(this, QStringLiteral("efficiency"))), breakdown_(chart_view(this, QStringLiteral("breakdown"))) {
+    legend_->setObjectName(QStringLiteral("series_legend"));
     auto* layout = new QGridLayout(this);
     layout->addWidget(title_, 0, 0, 1, 2);
     layout->addWidget(speedup_, 1, 0);
     layout->addWidget(efficiency_, 1, 1);
-    layout->addWidget(breakdown_, 2, 0, 1, 2);
+    layout->addWidget(legend_, 2, 0, 1, 2);
+    layout->addWidget(breakdown_, 3, 0, 1, 2);
     layout->setRowStretch(1, 3);
-    layout->setRowStretch(2, 2);
+    layout->setRowStretch(3, 2);
     clear();
 }
 
 void SpeedupView::clear() {
     title_->setText(tr("Select a run: its scenario's scaling series appear here"));
+    legend_->set_entries({});
     replace_chart(speedup_, new QChart);
     replace_chart(efficiency_, new QChart);
     replace_chart(breakdown_, new QChart);
@@ -182,6 +202,7 @@ void SpeedupView::show_scenario(const std::vector<RunListEntry>& runs, const Run
     title_->setText(tr("Scaling of %1: %2 series (lines: predicted, squares: measured)")
                          .arg(QString::fromStdString(selected.scenario_name))
                          .arg(series.size()));
+    legend_->set_entries(series_legend(series));
     replace_chart(speedup_, metric_chart(tr("Speedup"), tr("speedup"), series, [](const RunSummary& s) { return s.speedup; }, true,
                                         [](const RunSummary& s) { return static_cast<double>(s.gpus); }));
     replace_chart(efficiency_,

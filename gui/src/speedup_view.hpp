@@ -1,7 +1,8 @@
 #pragma once
 // Speedup, scaling efficiency and the iteration-time breakdown against GPU count, for every scaling
 // series of the selected run's scenario: predicted series as lines, measured runs as markers, the ideal
-// line for reference. Qt Charts stays behind this class (it is deprecated from Qt 6.10).
+// line for reference, under one legend that names every series whole. Qt Charts stays behind this
+// class (it is deprecated from Qt 6.10).
 #include <QWidget>
 
 #include "scaling_series.hpp"
@@ -10,6 +11,8 @@ class QChartView;
 class QLabel;
 
 namespace dtsim::gui {
+
+class SeriesLegend;
 
 class SpeedupView : public QWidget {
     Q_OBJECT
@@ -21,6 +24,7 @@ public:
 
 private:
     QLabel* title_;
+    SeriesLegend* legend_;  // the series of the speedup and efficiency charts
     QChartView* speedup_;
     QChartView* efficiency_;
     QChartView* breakdown_;

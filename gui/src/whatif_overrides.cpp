@@ -1,22 +1,9 @@
 #include "whatif_overrides.hpp"
 
-#include <yaml-cpp/yaml.h>
-
 #include "dtsim/scenario.hpp"
 
 namespace dtsim::gui {
 namespace {
-
-// "cluster.nic.bandwidth=X" only works when `nic:` is a mapping; a preset name needs the mapping form.
-std::string nic_override(const std::string& bandwidth, const std::string& scenario_file) {
-    try {
-        const auto nic = YAML::LoadFile(scenario_file)["cluster"]["nic"];
-        if (nic && nic.IsScalar()) return "cluster.nic={preset: " + nic.as<std::string>() + ", bandwidth: " + bandwidth + "}";
-    } catch (const YAML::Exception&) {
-        // dtsim itself reports an unreadable scenario, with file and line
-    }
-    return "cluster.nic.bandwidth=" + bandwidth;
-}
 
 std::string strategy_map(const WhatIfKnobs& k) {
     const auto slash = k.strategy->find('/');
@@ -36,7 +23,10 @@ std::vector<std::string> whatif_overrides(const WhatIfKnobs& k, const std::strin
     std::vector<std::string> out;
     if (k.nodes && k.sweep_nodes.empty()) out.push_back("cluster.nodes=" + std::to_string(*k.nodes));
     if (k.gpus_per_node) out.push_back("cluster.gpus_per_node=" + std::to_string(*k.gpus_per_node));
-    if (k.nic_bandwidth) out.push_back(nic_override(*k.nic_bandwidth, scenario_file));
+    if (k.gpu) out.push_back("cluster.gpu=" + *k.gpu);
+    for (auto& o : nic_overrides(k.nic, scenario_file)) out.push_back(std::move(o));
+    if (auto model = model_override(k.model, scenario_file)) out.push_back(std::move(*model));
+    if (k.profile) out.push_back("profile=" + (k.profile->empty() ? std::string("null") : *k.profile));
     if (k.strategy) {
         // A new kind replaces the whole strategy: keys of the old kind would not be valid for it.
         out.push_back("training.strategy=" + strategy_map(k));

@@ -6,13 +6,17 @@
 #include <vector>
 
 #include "llm_overrides.hpp"
+#include "section_overrides.hpp"
 
 namespace dtsim::gui {
 
 struct WhatIfKnobs {
     std::optional<int> nodes;
     std::optional<int> gpus_per_node;
-    std::optional<std::string> nic_bandwidth;  // "200Gbps"
+    std::optional<std::string> gpu;            // a GPU preset
+    NicKnobs nic;
+    std::optional<std::string> model;          // a zoo model
+    std::optional<std::string> profile;        // a shipped profile's name or a file; empty: no profile
     std::optional<std::string> strategy;       // "allreduce/ring", ..., "parameter-server", "fsdp"
     std::optional<int> servers;
     std::optional<std::string> sync;           // sync | async | ssp
@@ -23,7 +27,7 @@ struct WhatIfKnobs {
     LlmKnobs llm;
 };
 
-/// `scenario_file` is read to see whether its NIC is a preset name (then the override names the preset too).
+/// `scenario_file` is read to see how it writes the NIC and the model (section_overrides.hpp).
 std::vector<std::string> whatif_overrides(const WhatIfKnobs& knobs, const std::string& scenario_file);
 
 /// The command-line arguments of the dtsim child process that runs the what-if into `db_path`.

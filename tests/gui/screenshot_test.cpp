@@ -70,7 +70,7 @@ TEST_CASE("gui::MainWindow: screenshots of each view have the requested size and
     }
 }
 
-TEST_CASE("gui::dtsim-gui: --screenshot writes the PNG; bad options give one message and exit 2", "[gui]") {
+TEST_CASE("gui::dtsim-gui: --screenshot writes the PNG, --help names the program, bad options give one message and exit 2", "[gui]") {
     TemporaryDirectory dir("dtsim-gui-cli");
     test::write_test_database(dir.file("runs.db"));
     auto run = [](const QStringList& args) {
@@ -84,6 +84,15 @@ TEST_CASE("gui::dtsim-gui: --screenshot writes the PNG; bad options give one mes
     auto [code, error] = run({"--db", db, "--run", "1", "--compare", "2", "--view", "compare", "--screenshot", png, "--size", "800x450"});
     CHECK(code == 0);
     CHECK(QImage(png).size() == QSize(800, 450));
+
+    QProcess help;
+    help.start(QStringLiteral(DTSIM_GUI_EXECUTABLE), {QStringLiteral("--help")});
+    REQUIRE(help.waitForFinished(60000));
+    CHECK(help.exitCode() == 0);
+    const QString usage = QString::fromLocal8Bit(help.readAllStandardOutput());
+    CHECK(usage.startsWith(QStringLiteral("Usage: dtsim-gui [options]\n")));
+    CHECK(usage.contains(QStringLiteral("--db <FILE>")));
+    CHECK_FALSE(usage.contains(QStringLiteral("executable_name")));
 
     for (const auto& [args, expected] : std::vector<std::pair<QStringList, QString>>{
              {{"--view", "pie"}, "--view: expected one of timeline, compare, speedup, whatif, got 'pie'"},

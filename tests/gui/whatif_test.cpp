@@ -29,7 +29,7 @@ TEST_CASE("gui::whatif_overrides: knobs become --set overrides, a preset NIC kee
     }
     WhatIfKnobs knobs;
     CHECK(whatif_overrides(knobs, dir.file("preset.yaml")).empty());
-    knobs.nic_bandwidth = "100Gbps";
+    knobs.nic.bandwidth = "100Gbps";
     knobs.strategy = "parameter-server";
     knobs.servers = 4;
     knobs.sync = "async";
@@ -42,7 +42,7 @@ TEST_CASE("gui::whatif_overrides: knobs become --set overrides, a preset NIC kee
     WhatIfKnobs ring;
     ring.strategy = "allreduce/tree";
     ring.servers = 4;  // ignored: not a parameter server
-    ring.nic_bandwidth = "50Gbps";
+    ring.nic.bandwidth = "50Gbps";
     ring.sweep_nodes = {2, 4};
     ring.nodes = 8;  // the sweep decides the node count
     CHECK(whatif_arguments(ring, kRingScenario.toStdString(), "runs.db") ==
@@ -90,7 +90,7 @@ TEST_CASE("gui::whatif_arguments: every knob gives a command line the real CLI a
     WhatIfKnobs ring;
     ring.nodes = 4;
     ring.gpus_per_node = 2;
-    ring.nic_bandwidth = "50Gbps";
+    ring.nic.bandwidth = "50Gbps";
     ring.strategy = "allreduce/tree";
     ring.bucket = "50MB";
     ring.compression = "int8";
