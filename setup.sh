@@ -58,7 +58,7 @@ run_tests() {
   cmake --preset sanitize >/dev/null
   cmake --build --preset sanitize
   ctest --preset sanitize
-  echo "== fuzzing the scenario loader (build-fuzz/)"
+  echo "== fuzzing the scenario loader and the profile reader (build-fuzz/)"
   tools/run-fuzz.sh 25
 }
 

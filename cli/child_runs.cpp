@@ -34,7 +34,7 @@ pid_t start_child(const std::vector<std::string>& arguments, const std::string& 
 
 std::string read_if_exists(const std::filesystem::path& path) {
     std::error_code ec;
-    return std::filesystem::exists(path, ec) ? read_text_file(path) : std::string();
+    return std::filesystem::exists(path, ec) ? read_text_file(path, kAnyFileSize) : std::string();
 }
 
 }  // namespace

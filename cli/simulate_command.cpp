@@ -5,6 +5,7 @@
 
 #include "commands.hpp"
 #include "dtsim/sim/simulation.hpp"
+#include "dtsim/simulation_footprint.hpp"
 #include "run_report.hpp"
 
 namespace dtsim::cli {
@@ -34,8 +35,10 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
         const auto scenario = load_scenario_file(options->scenario, options->overrides,
                                                  options->sweep_point ? SweepValues::skip : SweepValues::check);
         prepare_run_outputs(options->outputs);
-        if (!options->quiet)
+        if (!options->quiet) {
             for (const auto& warning : scenario.warnings) std::cerr << "dtsim: warning: " << warning << "\n";
+            if (const auto note = large_run_note(scenario)) std::cerr << "dtsim: " << *note << "\n";
+        }
         const bool progress = !options->quiet && isatty(STDERR_FILENO);
         const int iterations = scenario.training.iterations;
         if (progress) std::cerr << "simulating " << scenario.cluster.gpus() << " GPUs ..." << std::flush;

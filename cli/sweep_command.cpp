@@ -24,6 +24,7 @@ struct SweepOptions {
     std::vector<std::string> overrides;
     std::vector<std::string> vary;
     int jobs = 0;
+    std::size_t max_points = kMaxSweepPoints;
     std::string json_path;
     std::string db_path;
     std::string label;
@@ -37,8 +38,12 @@ std::vector<std::string> point_overrides(const SweepOptions& options, const Swee
     return overrides;
 }
 
-// Why each point cannot run (its scenario is invalid); empty for the points that can.
-std::vector<std::string> invalid_points(const SweepOptions& options, const std::vector<SweepPoint>& points) {
+// Why each point cannot run (its scenario is invalid); empty for the points that can. Many points take a
+// while to check: progress is said at every tenth of them.
+std::vector<std::string> invalid_points(const SweepOptions& options, const std::vector<SweepPoint>& points, bool progress) {
+    constexpr size_t kPointsWorthProgress = 100;
+    const size_t tenth = points.size() / 10;
+    progress = progress && points.size() >= kPointsWorthProgress;
     std::vector<std::string> reasons(points.size());
     for (size_t i = 0; i < points.size(); ++i) {
         try {
@@ -46,6 +51,8 @@ std::vector<std::string> invalid_points(const SweepOptions& options, const std::
         } catch (const InputError& e) {
             reasons[i] = e.what();
         }
+        if (progress && ((i + 1) % tenth == 0 || i + 1 == points.size()))
+            std::cerr << "checked " << i + 1 << "/" << points.size() << " points\n";
     }
     return reasons;
 }
@@ -108,10 +115,11 @@ int run_sweep(const SweepOptions& options) {
     if (axes.empty())
         throw InputError(options.scenario + ": nothing to sweep: give --vary key=v1,v2,... or a `sweep:` section");
     prepare_run_outputs({options.json_path, "", options.db_path});
+    count_sweep_points(axes, options.max_points, options.vary.empty() ? options.scenario + ": key 'sweep'" : "command line: --vary");
     const auto points = expand_sweep(axes);
     // Every point is checked before any simulation starts: an invalid one is skipped, said once, and the
     // others run.
-    const auto skipped = invalid_points(options, points);
+    const auto skipped = invalid_points(options, points, !options.quiet && world.rank() == 0);
     std::vector<size_t> valid;
     for (size_t i = 0; i < points.size(); ++i) {
         if (skipped[i].empty())
@@ -193,6 +201,9 @@ void add_sweep_command(CLI::App& app, int& exit_code) {
         ->type_name("KEY=V1,V2,...");
     cmd->add_option("--set", options->overrides, "Override a scenario key at every point")->type_name("KEY=VALUE");
     cmd->add_option("--jobs", options->jobs, "Simulations run in parallel (default: number of cores)");
+    cmd->add_option("--max-points", options->max_points,
+                    "Run a sweep of up to this many points (default " + std::to_string(kMaxSweepPoints) + ")")
+        ->check(CLI::PositiveNumber);
     cmd->add_option("--json", options->json_path, "Write every point's overrides and summary as a JSON array");
     cmd->add_option("--db", options->db_path, "Append every point's run to this SQLite runs database");
     cmd->add_option("--label", options->label, "A name stored with every point's run (see `dtsim runs list`)");

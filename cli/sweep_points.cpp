@@ -1,5 +1,7 @@
 #include "sweep_points.hpp"
 
+#include <limits>
+
 #include "dtsim/input_error.hpp"
 
 namespace dtsim::cli {
@@ -26,6 +28,22 @@ SweepAxis parse_vary_option(const std::string& text) {
         if (value.empty()) throw InputError("command line: --vary '" + text + "': empty value in the list");
     if (depth != 0) throw InputError("command line: --vary '" + text + "': unbalanced brackets");
     return axis;
+}
+
+std::size_t count_sweep_points(const std::vector<SweepAxis>& axes, std::size_t max_points, const std::string& source) {
+    // Saturates rather than overflows: fifty axes of ten values are more points than any integer holds.
+    constexpr auto kMost = std::numeric_limits<std::size_t>::max();
+    std::size_t points = 1;
+    std::string product;
+    for (const auto& axis : axes) {
+        const auto values = axis.values.size();
+        product += (product.empty() ? "" : " × ") + std::to_string(values);
+        points = values > 0 && points > kMost / values ? kMost : points * values;
+    }
+    if (points <= max_points) return points;
+    const auto count = points == kMost ? "more than " + std::to_string(max_points) : std::to_string(points);
+    throw InputError(source + ": the sweep has " + count + " points (" + product + "); expected at most " +
+                     std::to_string(max_points) + " (give --max-points N to allow more)");
 }
 
 std::vector<SweepPoint> expand_sweep(const std::vector<SweepAxis>& axes) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (the `fuzz` preset: clang, ASan + UBSan, build-fuzz/) and fuzzes the
-# scenario loader for SECONDS seconds (default 25; 0 = no time limit). Extra arguments go to libFuzzer,
+# scenario loader, then the profile reader, for SECONDS seconds each (default 25; 0 = no time limit).
+# DTSIM_FUZZ_TARGETS picks some of them (default "scenario profile"). Extra arguments go to libFuzzer,
 # e.g. `tools/run-fuzz.sh 0 -runs=1200000` for a fixed number of executions.
 # Exits non-zero if the fuzzer finds a crash, a sanitizer report, a timeout, an out-of-memory or any
 # exception other than dtsim::InputError; the reproducer is kept in build-fuzz/fuzz-artifacts/.
@@ -10,34 +11,43 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 duration="${1:-25}"
 if [[ $# -gt 0 ]]; then shift; fi
 if ! [[ "$duration" =~ ^[0-9]+$ ]]; then
-    echo "usage: $0 [SECONDS] [libFuzzer options...]" >&2
+    echo "usage: [DTSIM_FUZZ_TARGETS='scenario profile'] $0 [SECONDS] [libFuzzer options...]" >&2
     exit 2
 fi
+targets="${DTSIM_FUZZ_TARGETS:-scenario profile}"
+for target in $targets; do
+    if [[ "$target" != scenario && "$target" != profile ]]; then
+        echo "run-fuzz: unknown target '$target' in DTSIM_FUZZ_TARGETS; expected scenario or profile" >&2
+        exit 2
+    fi
+done
 
 cd "$repo"
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz
 
-fuzzer="$repo/build-fuzz/bin/scenario_loader_fuzz"
-dict="$repo/tests/fuzz/scenario.dict"
 artifacts="$repo/build-fuzz/fuzz-artifacts"
 mkdir -p "$artifacts"
-
 work="$(mktemp -d "${TMPDIR:-/tmp}/dtsim-fuzz.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
-corpus="$work/corpus"
-mkdir -p "$corpus"
+export DTSIM_DATA_DIR="$repo/data"
 
-# Seed corpus: the example scenarios and the known-bad ones (either folder may be empty or missing),
-# plus one small valid scenario so the success path is covered even when there are no examples.
-shopt -s nullglob
-seeds=0
-for f in "$repo"/scenarios/*.yaml "$repo"/tests/data/bad_scenarios/*.yaml; do
-    cp "$f" "$corpus/$(basename "$(dirname "$f")")__$(basename "$f")"
-    seeds=$((seeds + 1))
-done
-shopt -u nullglob
-cat >"$corpus/builtin__minimal_valid.yaml" <<'EOF'
+# Seed corpus of a target: its shipped and known-bad inputs (any folder may be empty or missing), plus one
+# small valid scenario so that the success path is covered even without examples.
+seed_corpus() {
+    local target="$1" corpus="$2"
+    local files=()
+    shopt -s nullglob globstar
+    if [[ "$target" == scenario ]]; then
+        files=("$repo"/scenarios/*.yaml "$repo"/tests/data/bad_scenarios/*.yaml)
+    else
+        files=("$repo"/data/profiles/*.json "$repo"/bench/results/**/*profile*.json "$repo"/tests/data/bad_profiles/*.json)
+    fi
+    shopt -u nullglob globstar
+    local f
+    for f in "${files[@]}"; do cp "$f" "$corpus/$(basename "$(dirname "$f")")__$(basename "$f")"; done
+    [[ "$target" == scenario ]] || return 0
+    cat >"$corpus/builtin__minimal_valid.yaml" <<'YAML'
 name: minimal
 cluster:
   nodes: 4
@@ -55,36 +65,50 @@ seed: 7
 sweep:
   cluster.nodes: [2, 4]
 debug: {lose_message_to_rank: 3}
-EOF
-seeds=$((seeds + 1))
-echo "run-fuzz: $seeds seed inputs; running for ${duration}s (0 = no limit) $*"
+YAML
+}
 
-export DTSIM_DATA_DIR="$repo/data"
-log="$work/fuzz.log"
-start=$(date +%s)
-set +e
-"$fuzzer" "$corpus" \
-    -dict="$dict" \
-    -max_total_time="$duration" -timeout=10 -rss_limit_mb=2048 \
-    -artifact_prefix="$artifacts/" -print_final_stats=1 "$@" 2>&1 | tee "$log"
-status=${PIPESTATUS[0]}
-set -e
-elapsed=$(( $(date +%s) - start ))
+# Fuzzes one target; prints its summary and returns non-zero on a finding.
+fuzz_target() {
+    local target="$1"
+    shift
+    local fuzzer="$repo/build-fuzz/bin/${target}_loader_fuzz"
+    local corpus="$work/$target-corpus" log="$work/$target.log"
+    mkdir -p "$corpus"
+    seed_corpus "$target" "$corpus"
+    echo "run-fuzz: $target: $(find "$corpus" -type f | wc -l) seed inputs; running for ${duration}s (0 = no limit) $*"
+    local start status
+    start=$(date +%s)
+    set +e
+    "$fuzzer" "$corpus" \
+        -dict="$repo/tests/fuzz/$target.dict" \
+        -max_total_time="$duration" -timeout=10 -rss_limit_mb=2048 \
+        -artifact_prefix="$artifacts/$target-" -print_final_stats=1 "$@" 2>&1 | tee "$log"
+    status=${PIPESTATUS[0]}
+    set -e
+    local elapsed=$(( $(date +%s) - start ))
+    local execs rate
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n1)
+    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n1)
+    echo "run-fuzz: $target: summary"
+    echo "  executions: ${execs:-unknown}"
+    echo "  exec/s:     ${rate:-unknown}"
+    echo "  duration:   ${elapsed}s"
+    echo "  corpus:     $(find "$corpus" -type f | wc -l) inputs"
+    if [[ $status -eq 72 ]]; then
+        echo "  result:     interrupted (libFuzzer exit status 72); nothing found before the interrupt"
+        return 1
+    fi
+    if [[ $status -ne 0 ]]; then
+        echo "  result:     FAILED (libFuzzer exit status $status); reproducer(s):"
+        grep -h 'Test unit written to' "$log" | sed 's/^.*Test unit written to /    /' || true
+        return 1
+    fi
+    echo "  result:     clean (no crashes)"
+}
 
-execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n1)
-rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n1)
-echo "run-fuzz: summary"
-echo "  executions: ${execs:-unknown}"
-echo "  exec/s:     ${rate:-unknown}"
-echo "  duration:   ${elapsed}s"
-echo "  corpus:     $(find "$corpus" -type f | wc -l) inputs"
-if [[ $status -eq 72 ]]; then
-    echo "  result:     interrupted (libFuzzer exit status 72); nothing found before the interrupt"
-    exit 1
-fi
-if [[ $status -ne 0 ]]; then
-    echo "  result:     FAILED (libFuzzer exit status $status); reproducer(s):"
-    grep -h 'Test unit written to' "$log" | sed 's/^.*Test unit written to /    /' || true
-    exit 1
-fi
-echo "  result:     clean (no crashes)"
+failed=0
+for target in $targets; do
+    fuzz_target "$target" "$@" || failed=1
+done
+exit "$failed"

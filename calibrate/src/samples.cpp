@@ -187,7 +187,7 @@ Sample sample_from_json_line(const std::string& line, const std::string& file, i
 
 SampleFile read_samples_file(const std::string& path) {
     bool complete = true;
-    const auto lines = split_lines(read_text_file(path), complete);
+    const auto lines = split_lines(read_text_file(path, kAnyFileSize), complete);
     // The whole file as one YAML list, one item per line, so that a node's line is the file's.
     std::string document;
     SampleFile file;

@@ -7,6 +7,7 @@
 
 #include "dtsim/data_paths.hpp"
 #include "dtsim/input_error.hpp"
+#include "dtsim/physical_limits.hpp"
 #include "dtsim/units.hpp"
 
 namespace dtsim {
@@ -32,6 +33,19 @@ std::string quoted_value(const YAML::Node& node) {
     if (node.IsScalar()) return "'" + node.Scalar() + "'";
     if (node.IsSequence()) return "a list";
     return "a mapping";
+}
+
+// The whole text as a finite number; nothing for anything else (a unit after it, "nan", a denormal).
+std::optional<double> plain_number(const std::string& text) {
+    double parsed = 0;
+    size_t used = 0;
+    try {
+        parsed = std::stod(text, &used);
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+    if (used == 0 || used != text.size() || !std::isfinite(parsed)) return std::nullopt;
+    return parsed;
 }
 
 }  // namespace
@@ -158,17 +172,10 @@ double ConfigNode::number(std::string_view key, double min_value, double max_val
     std::ostringstream expected;
     expected << "a number from " << min_value << " to " << max_value;
     auto value = scalar(key, expected.str().c_str());
-    double parsed = 0;
-    size_t used = 0;
-    try {
-        parsed = std::stod(value, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used == 0 || used != value.size() || !std::isfinite(parsed))
-        fail(key, "expected " + expected.str() + ", got '" + value + "'");
-    if (parsed < min_value || parsed > max_value) fail(key, "expected " + expected.str() + ", got " + value);
-    return parsed;
+    const auto parsed = plain_number(value);
+    if (!parsed) fail(key, "expected " + expected.str() + ", got '" + value + "'");
+    if (*parsed < min_value || *parsed > max_value) fail(key, "expected " + expected.str() + ", got " + value);
+    return *parsed;
 }
 
 bool ConfigNode::boolean(std::string_view key) const {
@@ -182,14 +189,14 @@ double ConfigNode::bytes(std::string_view key) const {
     auto value = scalar(key, "a size such as 25MB or 1GiB");
     auto parsed = parse_bytes(value);
     if (!parsed) fail(key, "expected a size such as 25MB, 100MiB or 1GB, got '" + value + "'");
-    return *parsed;
+    return within_range(key, Quantity::size, *parsed, value);
 }
 
-double ConfigNode::seconds(std::string_view key) const {
+double ConfigNode::seconds(std::string_view key, Quantity kind) const {
     auto value = scalar(key, "a duration such as 30ms or 2us");
     auto parsed = parse_seconds(value);
     if (!parsed) fail(key, "expected a duration such as 30ms, 2us or 1.5s, got '" + value + "'");
-    return *parsed;
+    return within_range(key, kind, *parsed, value);
 }
 
 double ConfigNode::bytes_per_second(std::string_view key) const {
@@ -197,14 +204,25 @@ double ConfigNode::bytes_per_second(std::string_view key) const {
     auto parsed = parse_bytes_per_second(value);
     if (!parsed || *parsed <= 0)
         fail(key, "expected a positive bandwidth such as 400Gbps, 100Gb/s or 450GB/s, got '" + value + "'");
-    return *parsed;
+    return within_range(key, Quantity::bandwidth, *parsed, value);
 }
 
 double ConfigNode::flops_per_second(std::string_view key) const {
     auto value = scalar(key, "a compute rate such as 989TFLOPS");
     auto parsed = parse_flops_per_second(value);
     if (!parsed || *parsed <= 0) fail(key, "expected a positive compute rate such as 989TFLOPS, got '" + value + "'");
-    return *parsed;
+    return within_range(key, Quantity::flop_rate, *parsed, value);
+}
+
+double ConfigNode::quantity(std::string_view key, Quantity kind) const {
+    const auto value = scalar(key, "a number");
+    // Not a number: out of every range, so the message says what is expected.
+    return within_range(key, kind, plain_number(value).value_or(std::nan("")), value);
+}
+
+double ConfigNode::within_range(std::string_view key, Quantity kind, double value, const std::string& written) const {
+    if (const auto expected = out_of_range(kind, value)) fail(key, *expected + ", got '" + written + "'");
+    return value;
 }
 
 std::string ConfigNode::choice(std::string_view key, const std::vector<std::string_view>& options) const {

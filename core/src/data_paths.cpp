@@ -1,9 +1,9 @@
 #include "dtsim/data_paths.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
 
 #include "dtsim/config_node.hpp"
 #include "dtsim/input_error.hpp"
@@ -48,15 +48,22 @@ std::filesystem::path require_data_file(const std::string& subfolder, const std:
     return data_dir() / subfolder / (name + extension);
 }
 
-std::string read_text_file(const std::filesystem::path& path) {
+std::string read_text_file(const std::filesystem::path& path, std::uintmax_t max_bytes) {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) throw InputError(path.string() + ": is a directory, expected a file");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw InputError(path.string() + ": cannot open file for reading");
-    std::ostringstream content;
-    content << in.rdbuf();
+    // Read in blocks rather than by the file's size: a device or a pipe has none, and /dev/zero never ends.
+    std::string content;
+    std::array<char, 64 * 1024> block{};
+    while (in.read(block.data(), block.size()) || in.gcount() > 0) {
+        content.append(block.data(), static_cast<std::size_t>(in.gcount()));
+        if (content.size() > max_bytes)
+            throw InputError(path.string() + ": larger than " + std::to_string(max_bytes >> 20) +
+                             " MiB; expected a scenario, profile, preset or model file (at most that size)");
+    }
     if (in.bad()) throw InputError(path.string() + ": read error");
-    return content.str();
+    return content;
 }
 
 }  // namespace dtsim

@@ -57,7 +57,7 @@ NetworkPreset load_network_preset(const std::string& name, const std::string& wh
     net.description = doc.text("description");
     net.basis = doc.text("basis");
     net.bytes_per_second = doc.bytes_per_second("bandwidth");
-    net.latency_s = doc.seconds("latency");
+    net.latency_s = doc.seconds("latency", Quantity::latency);
     net.efficiency = doc.number("efficiency", 0.01, 1.0);
     return net;
 }

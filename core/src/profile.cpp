@@ -253,12 +253,6 @@ int count(const ConfigNode& node, std::string_view key, int min_value) {
 
 double non_negative(const ConfigNode& node, std::string_view key) { return node.number(key, 0, kInfinity); }
 
-double positive(const ConfigNode& node, std::string_view key) {
-    const double value = node.number(key, 0, kInfinity);
-    if (value == 0) node.fail(key, "expected a positive number, got 0");
-    return value;
-}
-
 std::string optional_text(const ConfigNode& node, std::string_view key) {
     if (!node.has(key)) return "";
     const auto value = node.yaml()[std::string(key)];
@@ -281,18 +275,19 @@ PiecewiseAlphaBeta model_from(const ConfigNode& list) {
     for (const auto& node : list.sequence()) {
         node.require_map_with_keys({"min_bytes", "alpha_s", "bytes_per_second"});
         AlphaBetaSegment segment;
-        segment.min_bytes = non_negative(node, "min_bytes");
+        segment.min_bytes = node.quantity("min_bytes", Quantity::size);
         if (model.segments.empty() && segment.min_bytes != 0)
             node.fail("min_bytes", "expected 0 for the first segment, got " + node.yaml()["min_bytes"].Scalar());
         if (!model.segments.empty() && segment.min_bytes <= model.segments.back().min_bytes)
             node.fail("min_bytes", "expected more than the previous segment's min_bytes (segments sorted by size)");
-        segment.bytes_per_second = positive(node, "bytes_per_second");
+        segment.bytes_per_second = node.quantity("bytes_per_second", Quantity::fitted_bandwidth);
         // A later segment may start from a negative intercept (see fit_piecewise_alpha_beta), but its times
         // must be positive from its first size on.
         if (model.segments.empty()) {
-            segment.alpha_s = non_negative(node, "alpha_s");
+            segment.alpha_s = node.quantity("alpha_s", Quantity::latency);
         } else {
-            segment.alpha_s = node.number("alpha_s", -kInfinity, kInfinity);
+            const double bound = range_of(Quantity::latency).max;
+            segment.alpha_s = node.number("alpha_s", -bound, bound);
             if (!(segment.alpha_s + segment.min_bytes / segment.bytes_per_second > 0))
                 node.fail("alpha_s", "expected alpha_s + min_bytes / bytes_per_second > 0 (a positive time at the "
                                      "segment's first size)");
@@ -303,7 +298,7 @@ PiecewiseAlphaBeta model_from(const ConfigNode& list) {
     return model;
 }
 
-// [[bytes, seconds], ...] with sizes rising and positive times.
+// [[bytes, seconds], ...] with sizes rising and positive times, each within its range.
 std::vector<std::pair<double, double>> measured_from(const ConfigNode& list) {
     std::vector<std::pair<double, double>> points;
     const std::string expected = "expected [bytes, seconds] pairs with positive times and sizes rising";
@@ -314,6 +309,10 @@ std::vector<std::pair<double, double>> measured_from(const ConfigNode& list) {
             !YAML::convert<double>::decode(pair[1], seconds) || !(bytes >= 0) || !(seconds > 0) ||
             (!points.empty() && bytes <= points.back().first))
             item.fail("", expected);
+        if (const auto range = out_of_range(Quantity::size, bytes))
+            item.fail("", *range + " for the size of each [bytes, seconds] pair, got " + pair[0].Scalar());
+        if (const auto range = out_of_range(Quantity::duration, seconds))
+            item.fail("", *range + " for the time of each [bytes, seconds] pair, got " + pair[1].Scalar());
         points.emplace_back(bytes, seconds);
     }
     return points;
@@ -337,8 +336,8 @@ GemmFit gemm_fit_from(const ConfigNode& node) {
     node.require_map_with_keys({"precision", "fixed_s", "flops_per_second", "quality"});
     GemmFit fit;
     fit.precision = *precision_from_string(node.choice("precision", {"fp32", "tf32", "fp16", "bf16"}));
-    fit.fixed_s = non_negative(node, "fixed_s");
-    fit.flops_per_second = positive(node, "flops_per_second");
+    fit.fixed_s = node.quantity("fixed_s", Quantity::latency);
+    fit.flops_per_second = node.quantity("flops_per_second", Quantity::flop_rate);
     fit.quality = quality_from(node.child("quality"));
     return fit;
 }
@@ -347,8 +346,8 @@ CodecFit codec_fit_from(const ConfigNode& node) {
     node.require_map_with_keys({"kernel", "fixed_s", "bytes_per_second", "ratio", "blocks", "quality", "measured"});
     CodecFit fit;
     fit.kernel = node.choice("kernel", kCodecKernelNames);
-    fit.fixed_s = non_negative(node, "fixed_s");
-    fit.bytes_per_second = positive(node, "bytes_per_second");
+    fit.fixed_s = node.quantity("fixed_s", Quantity::latency);
+    fit.bytes_per_second = node.quantity("bytes_per_second", Quantity::fitted_bandwidth);
     // The top-k kernels' cost depends on how much is kept and how many blocks are summed: say what was measured.
     if (is_topk(fit.kernel)) {
         fit.ratio = node.number("ratio", 0, 1);
@@ -371,9 +370,9 @@ ComputeProfile compute_from(const ConfigNode& node) {
     ComputeProfile compute;
     compute.device = node.text("device");
     for (const auto& item : node.child("gemm").sequence()) compute.gemm.push_back(gemm_fit_from(item));
-    compute.memory_bytes_per_second = positive(node, "memory_bytes_per_second");
+    compute.memory_bytes_per_second = node.quantity("memory_bytes_per_second", Quantity::bandwidth);
     compute.memory_quality = quality_from(node.child("memory_quality"));
-    compute.launch_overhead_s = non_negative(node, "launch_overhead_s");
+    compute.launch_overhead_s = node.quantity("launch_overhead_s", Quantity::latency);
     if (node.has("shared_cores")) {
         const auto shared = node.child("shared_cores");
         shared.require_map_with_keys({"cores", "ranks"});
@@ -427,7 +426,11 @@ Profile profile_from_json(const std::string& text, const std::string& file_label
     profile.description = optional_text(root, "description");
     const auto environment = root.child("environment");
     if (!environment.is_map()) environment.fail("", "expected a JSON object describing the calibration environment");
-    profile.environment_json = yaml_to_json(environment.yaml()).dump();
+    try {
+        profile.environment_json = yaml_to_json(environment.yaml()).dump();
+    } catch (const Json::type_error&) {  // JSON text is UTF-8: another encoding cannot be written back
+        environment.fail("", "expected UTF-8 text in every key and value");
+    }
     for (const auto& item : root.child("network").sequence()) profile.network.push_back(network_fit_from(item));
     if (root.has("compute")) profile.compute = compute_from(root.child("compute"));
     if (root.has("left_out"))

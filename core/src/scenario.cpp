@@ -11,6 +11,8 @@
 #include "dtsim/data_paths.hpp"
 #include "dtsim/input_error.hpp"
 #include "dtsim/model_zoo.hpp"
+#include "dtsim/simulation_footprint.hpp"
+#include "dtsim/units.hpp"
 #include "llm_spec_reader.hpp"
 #include "profile_match.hpp"
 #include "scenario_warnings.hpp"
@@ -78,7 +80,7 @@ LinkSpec read_link(const ConfigNode& parent, const std::string& key, const std::
             // A bandwidth written out is taken as what the link delivers unless an efficiency is also given.
             if (!section->has("efficiency")) link.efficiency = 1;
         }
-        if (section->has("latency")) link.latency_s = section->seconds("latency");
+        if (section->has("latency")) link.latency_s = section->seconds("latency", Quantity::latency);
         if (section->has("efficiency")) link.efficiency = section->number("efficiency", 0.01, 1.0);
         if (link.bytes_per_second <= 0) section->fail("bandwidth", "is missing; expected a bandwidth such as 400Gbps or a preset");
         if (!section->has("latency") && preset.empty()) section->fail("latency", "is missing; expected a duration such as 2us");
@@ -423,6 +425,20 @@ std::vector<SweepAxis> read_sweep(const ConfigNode& doc) {
 Scenario build_scenario(YAML::Node root, std::shared_ptr<DocumentSource> source, const std::vector<std::string>& overrides,
                         bool check_sweep_values);
 
+// What clearly cannot fit in this machine's memory is refused now, before a platform is built: it would end
+// in std::bad_alloc or an abort inside SimGrid. Blamed on the cluster's size or on the number of iterations,
+// whichever needs more.
+void check_footprint(const ConfigNode& doc, const Scenario& scenario) {
+    const auto footprint = estimate_footprint(scenario);
+    const auto memory = static_cast<double>(physical_memory_bytes());
+    if (memory == 0 || footprint.bytes() <= memory) return;
+    const std::string expected = "simulating it needs " + describe(footprint) + " of memory, more than this machine's " +
+                                 format_bytes(memory) + "; expected ";
+    if (footprint.platform_bytes >= footprint.timeline_bytes)
+        doc.child("cluster").fail("nodes", expected + "a cluster that fits (fewer nodes or GPUs per node)");
+    doc.child("training").fail("iterations", expected + "fewer iterations (or microbatches) to record");
+}
+
 // A loaded scenario can always be priced: where its profile cannot (a link class or precision it did not
 // fit), the scenario key the cost model blames gets the message, or its section where the key is absent.
 void check_costs(const ConfigNode& doc, const Scenario& scenario) {
@@ -511,6 +527,7 @@ Scenario build_scenario(YAML::Node root, std::shared_ptr<DocumentSource> source,
             static_cast<int>(debug.integer("lose_message_to_rank", 0, scenario.cluster.gpus() - 1));
     }
     check_costs(doc, scenario);
+    check_footprint(doc, scenario);
     scenario.warnings = implausible_values(doc, scenario);
     YAML::Emitter out;
     out << root;

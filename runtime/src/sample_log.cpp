@@ -15,7 +15,7 @@ namespace {
 
 // Cuts the file after its last newline; returns the number of bytes removed.
 std::uintmax_t cut_torn_tail(const std::filesystem::path& path) {
-    const std::string text = read_text_file(path.string());
+    const std::string text = read_text_file(path.string(), kAnyFileSize);
     if (text.empty() || text.back() == '\n') return 0;
     const auto last_newline = text.rfind('\n');
     const auto keep = last_newline == std::string::npos ? 0 : last_newline + 1;

@@ -6,6 +6,9 @@
 
 #include "dtsim/sim/actors.hpp"
 #include "dtsim/sim/engine_setup.hpp"
+#include "dtsim/input_error.hpp"
+#include "dtsim/physical_limits.hpp"
+#include "dtsim/run_json.hpp"
 #include "dtsim/run_metrics.hpp"
 #include "dtsim/sim/faults.hpp"
 #include "dtsim/sim/platform.hpp"
@@ -37,6 +40,18 @@ std::string deadlock_report(const SimulationContext& ctx) {
     return head.str();
 }
 
+// Inputs within their ranges can still add up to a run of centuries (a year's pause every iteration): there
+// the clock's rounding swallows microsecond kernels and latencies, so such a run is refused, not reported.
+void require_resolvable_clock(const Scenario& scenario) {
+    const double end_s = sg4::Engine::get_clock();
+    if (end_s <= kMaxSimulatedSeconds) return;
+    std::ostringstream message;
+    message << scenario.file << ": key 'training.iterations': the simulated run ends at t = " << end_s << " s, past the "
+            << kMaxSimulatedText << " a run may span before its clock rounds away microseconds; expected fewer "
+            << "iterations or shorter times";
+    throw InputError(message.str());
+}
+
 }  // namespace
 
 Run simulate(const Scenario& scenario, const std::function<void(int)>& on_iteration) {
@@ -62,6 +77,7 @@ Run simulate(const Scenario& scenario, const std::function<void(int)>& on_iterat
     sg4::Engine::on_deadlock_cb([&ctx, &deadlock] { deadlock = deadlock_report(ctx); });
     engine->run();
     if (!deadlock.empty()) throw DeadlockError(deadlock);
+    require_resolvable_clock(scenario);
 
     Run run = start_run(scenario, RunKind::predicted, ctx.platform.server_nodes);
     run.spans = ctx.recorder.take_spans();
@@ -70,6 +86,7 @@ Run simulate(const Scenario& scenario, const std::function<void(int)>& on_iterat
                           faults.restart_s, faults.checkpoint_s / ctx.workers};
     observed.ranks_with_timeline = llm_ranks_with_timeline(scenario);
     run.summary = summarize(scenario, costs, run.spans, ctx.recorder.iteration_ends(), run.iterations, observed);
+    require_finite(run);
     return run;
 }
 

@@ -48,8 +48,8 @@ private:
 std::string scenario_text(int gpus, const std::string& model_extra, const std::string& training, const std::string& fidelity,
                           int iterations = 1) {
     return "name: llm\ncluster: {nodes: " + std::to_string(gpus) +
-           ", gpus_per_node: 1, gpu: h100-sxm, intra_node: {bandwidth: 100000Tbps, latency: 0us},"
-           " nic: {bandwidth: 100000Tbps, latency: 0us}, network_model: ideal}\n"
+           ", gpus_per_node: 1, gpu: h100-sxm, intra_node: {bandwidth: 100Tbps, latency: 0us},"
+           " nic: {bandwidth: 100Tbps, latency: 0us}, network_model: ideal}\n"
            "model: {zoo: uniform-test, precision: bf16" + model_extra + "}\n"
            "training:\n  iterations: " + std::to_string(iterations) + "\n  fidelity: " + fidelity + "\n  strategy: {kind: allreduce, bucket: 1GB}\n" + training;
 }
@@ -133,7 +133,7 @@ TEST_CASE("a layout of one stage and one tensor rank is data parallelism plus it
     const auto fidelity = GENERATE(std::string("step"), std::string("flow"));
     auto plain = scenario_text(4, ", batch_per_gpu: 1", "  accumulation_steps: 3\n", fidelity);
     // With real links: the data-parallel all-reduces take time and overlap the last backward.
-    const std::string fast_links = "{bandwidth: 100000Tbps, latency: 0us}";
+    const std::string fast_links = "{bandwidth: 100Tbps, latency: 0us}";
     const std::string real_links = "{bandwidth: 100Gbps, latency: 5us}";
     for (auto at = plain.find(fast_links); at != std::string::npos; at = plain.find(fast_links))
         plain.replace(at, fast_links.size(), real_links);

@@ -60,3 +60,42 @@ TEST_CASE("a sweep's --vary replaces the file's sweep: section, which is still c
     CHECK(bad.exit_code == 2);
     CHECK_THAT(bad.output, Catch::Contains("the value 0 does not give a valid scenario"));
 }
+
+namespace {
+
+// "key=-1,-2,...,-count": values no scenario accepts for cluster.nodes, so that checking is all a sweep does.
+std::string invalid_nodes(int count) {
+    std::string values;
+    for (int i = 1; i <= count; ++i) values += (i > 1 ? "," : "") + std::to_string(-i);
+    return "cluster.nodes=" + values;
+}
+
+}  // namespace
+
+TEST_CASE("a sweep of more points than --max-points is refused before any is checked", "[integration][cli][sweep]") {
+    const auto scenario = (test::source_dir() / "scenarios" / "resnet50-h100-ring.yaml").string();
+    // 50 × 50 × 50: checked silently for a minute before the cap.
+    std::string fifty;
+    for (int i = 1; i <= 50; ++i) fifty += (i > 1 ? "," : "") + std::to_string(i);
+    const auto refused = test::run_dtsim({"sweep", scenario, "--vary", "cluster.nodes=" + fifty, "--vary",
+                                          "training.iterations=" + fifty, "--vary", "model.batch_per_gpu=" + fifty});
+    CAPTURE(refused.output);
+    CHECK(refused.exit_code == 2);
+    CHECK_THAT(refused.output, Catch::Contains("command line: --vary: the sweep has 125000 points (50 × 50 × 50); "
+                                               "expected at most 1024 (give --max-points N to allow more)"));
+    CHECK_THAT(refused.output, !Catch::Contains("checked") && !Catch::Contains("skipping point"));
+
+    const auto capped = test::run_dtsim({"sweep", scenario, "--vary", invalid_nodes(120), "--max-points", "100"});
+    CAPTURE(capped.output);
+    CHECK(capped.exit_code == 2);
+    CHECK_THAT(capped.output, Catch::Contains("the sweep has 120 points (120); expected at most 100"));
+}
+
+TEST_CASE("a sweep that --max-points allows says its progress while its points are checked", "[integration][cli][sweep]") {
+    const auto scenario = (test::source_dir() / "scenarios" / "resnet50-h100-ring.yaml").string();
+    const auto result = test::run_dtsim({"sweep", scenario, "--vary", invalid_nodes(200), "--max-points", "200"});
+    CAPTURE(result.output.substr(0, 2000));
+    CHECK(result.exit_code == 2);
+    CHECK_THAT(result.output, Catch::Contains("checked 20/200 points\n") && Catch::Contains("checked 200/200 points\n"));
+    CHECK_THAT(result.output, Catch::Contains("200 of 200 point(s) skipped"));
+}

@@ -343,7 +343,8 @@ TEST_CASE("invalid profiles name the file, line and key", "[unit][profile]") {
     SECTION("a zero GEMM rate") {
         const auto bad = replaced(text, "\"flops_per_second\": 51000000000000.0", "\"flops_per_second\": 0");
         CHECK_THROWS_WITH(profile_from_json(bad, "bad.json"),
-                          Catch::Contains("compute.gemm[1].flops_per_second': expected a positive number"));
+                          Catch::Contains("compute.gemm[1].flops_per_second': expected a compute rate from 1 MFLOPS to "
+                                          "100 PFLOPS, got '0'"));
     }
     SECTION("a missing environment") {
         auto without = example_profile();
@@ -355,6 +356,40 @@ TEST_CASE("invalid profiles name the file, line and key", "[unit][profile]") {
         CHECK_THROWS_AS(profile_from_json("{\"schema_version\": 1,", "bad.json"), InputError);
         CHECK_THROWS_WITH(profile_from_json("[1, 2]", "bad.json"), Catch::Contains("bad.json:1"));
     }
+}
+
+TEST_CASE("a profile's quantities are refused outside their physical ranges", "[unit][profile][limits]") {
+    const auto text = profile_to_json(example_profile());
+    const auto error_with = [&text](const std::string& from, const std::string& to) {
+        try {
+            profile_from_json(replaced(text, from, to), "bad.json");
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    CHECK_THAT(error_with("7777.0", "1e-318"),
+               Catch::Contains("key 'network[0].segments[1].bytes_per_second': expected a fitted per-byte rate from 125 "
+                               "(1 kbit/s) to 1e15 bytes per second, got '1e-318'"));
+    CHECK_THAT(error_with("7777.0", "124"), Catch::Contains("network[0].segments[1].bytes_per_second"));
+    CHECK(error_with("7777.0", "125").empty());
+    CHECK_THAT(error_with("\"launch_overhead_s\": 4.4e-06", "\"launch_overhead_s\": 1e300"),
+               Catch::Contains("key 'compute.launch_overhead_s': expected a latency from 0 to 10 s, got '1e300'"));
+    CHECK_THAT(error_with("\"flops_per_second\": 51000000000000.0", "\"flops_per_second\": 1e300"),
+               Catch::Contains("key 'compute.gemm[1].flops_per_second': expected a compute rate"));
+    CHECK_THAT(error_with("\"alpha_s\": 1e-05", "\"alpha_s\": -11"),
+               Catch::Contains("key 'network[0].segments[2].alpha_s': expected a number from -10 to 10"));
+    CHECK_THAT(error_with("0.7999999999999999", "1e300"),
+               Catch::Contains("key 'network[2].measured[1]': expected a duration from 0 to 1 year (8766 h) for the time "
+                               "of each [bytes, seconds] pair, got 1e300"));
+}
+
+TEST_CASE("a profile environment that is not UTF-8 is an input error, not a JSON exception", "[unit][profile]") {
+    // nlohmann::json refused to write such an environment back: exit 1 with its type_error 316.
+    const std::string bad = "{\"schema_version\": 1, \"name\": \"x\", \"source\": \"measured\",\n"
+                            "\"environment\": {\"host\": \"\xff\"}, \"network\": []}";
+    CHECK_THROWS_WITH(profile_from_json(bad, "bad.json"),
+                      Catch::Contains("bad.json:2: key 'environment': expected UTF-8 text in every key and value"));
 }
 
 TEST_CASE("samples file: truncated last line is skipped, a bad line is an error", "[unit][profile]") {

@@ -4,7 +4,10 @@
 #include <filesystem>
 
 #include "dtsim/cost_model.hpp"
+#include "dtsim/data_paths.hpp"
+#include "dtsim/hardware.hpp"
 #include "dtsim/input_error.hpp"
+#include "dtsim/profile.hpp"
 #include "dtsim/scenario.hpp"
 #include "test_support.hpp"
 
@@ -126,6 +129,35 @@ TEST_CASE("every shipped scenario loads", "[unit][scenario]") {
         ++count;
     }
     CHECK(count >= 3);
+}
+
+// Every quantity of what is shipped lies within its physical range (docs/scenario.md, "Ranges").
+TEST_CASE("every benchmark scenario, hardware preset and shipped profile loads", "[unit][scenario][limits]") {
+    int scenarios = 0;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(test::source_dir() / "bench")) {
+        const auto path = entry.path().string();
+        if (entry.path().extension() != ".yaml" || path.find("/scenarios/") == std::string::npos) continue;
+        // bench/accuracy's are templates: its run.sh writes the calibrated profile's path in for @PROFILE_n@.
+        if (read_text_file(path).find("@PROFILE") != std::string::npos) continue;
+        CAPTURE(path);
+        CHECK_NOTHROW(load_scenario_file(path));
+        ++scenarios;
+    }
+    CHECK(scenarios >= 40);
+    for (const auto& name : list_data_names("hardware/gpu")) CHECK_NOTHROW(load_gpu_preset(name, "test"));
+    for (const auto& name : list_data_names("hardware/network")) CHECK_NOTHROW(load_network_preset(name, "test"));
+    for (const auto& name : list_data_names("hardware/node")) CHECK_NOTHROW(load_node_preset(name, "test"));
+    int profiles = 0;
+    for (const auto& folder : {test::source_dir() / "data" / "profiles", test::source_dir() / "bench" / "results"})
+        for (const auto& entry : std::filesystem::recursive_directory_iterator(folder)) {
+            const auto name = entry.path().filename().string();
+            const bool profile = folder.filename() == "profiles" || name.find("profile") != std::string::npos;
+            if (entry.path().extension() != ".json" || !profile) continue;
+            CAPTURE(entry.path().string());
+            CHECK_NOTHROW(load_profile_file(entry.path().string()));
+            ++profiles;
+        }
+    CHECK(profiles >= 10);
 }
 
 TEST_CASE("faults and backup workers are read from the scenario and --set", "[unit][scenario]") {

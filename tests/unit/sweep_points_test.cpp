@@ -22,3 +22,15 @@ TEST_CASE("sweep points are the cross product of the axes", "[unit][sweep]") {
     CHECK(cli::as_overrides(points[0]) == std::vector<std::string>{"a=1", "b=x"});
     CHECK(cli::as_overrides(points[5]) == std::vector<std::string>{"a=2", "b=z"});
 }
+
+TEST_CASE("a sweep's points are counted before they are built, and capped", "[unit][sweep]") {
+    const std::vector<SweepAxis> axes{{"a", {"1", "2"}}, {"b", {"x", "y", "z"}}};
+    CHECK(cli::count_sweep_points(axes, 6, "command line: --vary") == 6);
+    CHECK_THROWS_WITH(cli::count_sweep_points(axes, 5, "command line: --vary"),
+                      "command line: --vary: the sweep has 6 points (2 × 3); expected at most 5 (give --max-points N "
+                      "to allow more)");
+    // Fifty axes of ten values: 10^50 points, counted without overflowing.
+    const std::vector<SweepAxis> many(50, SweepAxis{"a", std::vector<std::string>(10, "1")});
+    CHECK_THROWS_WITH(cli::count_sweep_points(many, cli::kMaxSweepPoints, "s.yaml: key 'sweep'"),
+                      Catch::StartsWith("s.yaml: key 'sweep': the sweep has more than 1024 points (10 × 10"));
+}

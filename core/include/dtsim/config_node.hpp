@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "dtsim/name_table.hpp"
+#include "dtsim/physical_limits.hpp"
 
 namespace dtsim {
 
@@ -43,10 +44,14 @@ public:
     long long integer(std::string_view key, long long min_value, long long max_value) const;
     double number(std::string_view key, double min_value, double max_value) const;
     bool boolean(std::string_view key) const;
+    // Quantities with units ("25MB", "2us", "400Gbps", "989TFLOPS"), each within its physical range
+    // (physical_limits.hpp); `seconds` reads a duration unless told it is a latency.
     double bytes(std::string_view key) const;
-    double seconds(std::string_view key) const;
+    double seconds(std::string_view key, Quantity kind = Quantity::duration) const;
     double bytes_per_second(std::string_view key) const;
     double flops_per_second(std::string_view key) const;
+    /// A plain number (JSON) of the quantity, in its base unit: bytes, seconds, bytes or FLOP per second.
+    double quantity(std::string_view key, Quantity kind) const;
     std::string choice(std::string_view key, const std::vector<std::string_view>& options) const;
     /// The value at `key` as one of the table's names.
     template <typename Enum, std::size_t N>
@@ -68,6 +73,7 @@ private:
     std::string location(std::string_view key) const;
     YAML::Node required(std::string_view key, const char* expected) const;
     std::string scalar(std::string_view key, const char* expected) const;
+    double within_range(std::string_view key, Quantity kind, double value, const std::string& written) const;
 
     YAML::Node node_;
     std::string path_;

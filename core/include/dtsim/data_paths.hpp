@@ -1,4 +1,5 @@
 #pragma once
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -17,7 +18,12 @@ std::vector<std::string> list_data_names(const std::string& subfolder, const std
 std::filesystem::path require_data_file(const std::string& subfolder, const std::string& name, const std::string& what,
                                         const std::string& where, const std::string& extension = ".yaml");
 
-/// Reads a whole file; throws InputError naming the file when it cannot be read.
-std::string read_text_file(const std::filesystem::path& path);
+/// The largest scenario, profile, preset or model file read: far beyond any written by hand or by `dtsim fit`,
+/// small enough that `/dev/zero` given as a scenario is refused at once.
+inline constexpr std::uintmax_t kMaxDocumentBytes = 16 << 20;
+inline constexpr std::uintmax_t kAnyFileSize = UINTMAX_MAX;  // a record dtsim wrote itself (samples, a run's JSON)
+
+/// Reads a whole file; throws InputError naming the file when it cannot be read or holds more than `max_bytes`.
+std::string read_text_file(const std::filesystem::path& path, std::uintmax_t max_bytes = kMaxDocumentBytes);
 
 }  // namespace dtsim
