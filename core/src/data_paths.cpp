@@ -1,7 +1,9 @@
 #include "dtsim/data_paths.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -49,10 +51,11 @@ std::filesystem::path require_data_file(const std::string& subfolder, const std:
 }
 
 std::string read_text_file(const std::filesystem::path& path) {
+    if (path.empty()) throw InputError("'' (an empty file name): expected the name of a file to read");
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) throw InputError(path.string() + ": is a directory, expected a file");
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path.string() + ": cannot open file for reading");
+    if (!in) throw InputError(path.string() + ": cannot open file for reading (" + std::strerror(errno) + ")");
     std::ostringstream content;
     content << in.rdbuf();
     if (in.bad()) throw InputError(path.string() + ": read error");
