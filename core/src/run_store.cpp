@@ -172,6 +172,7 @@ RunStore::RunStore(const std::string& path, ReadOnly) : path_(path) {
     sqlite3_busy_timeout(db_, kDefaultBusyTimeoutMs);
     int found = 0;
     try {
+        if (!can_read(db_)) fail("cannot read the database");  // names a file that is not SQLite as such
         found = has_schema() ? schema_version() : 0;
         if (found == 0) throw StoreError(path_ + ": not a dtsim runs database (it has no schema version)");
         if (found > kSchemaVersion) check_schema_version(found);
