@@ -9,6 +9,8 @@
 #include "dtsim/run_json.hpp"
 #include "dtsim/run_store.hpp"
 #include "dtsim/units.hpp"
+#include "dtsim/utf8_text.hpp"
+#include "run_ids.hpp"
 #include "text_table.hpp"
 
 namespace dtsim::cli {
@@ -19,23 +21,18 @@ struct NamedRun {
     std::string name;  // "run 3" or the JSON file's path
 };
 
-bool is_run_id(const std::string& text) {
-    return !text.empty() && text.size() < 19 && text.find_first_not_of("0123456789") == std::string::npos;
-}
-
 // A run id in the database, or a run JSON file.
 NamedRun load_run(const std::string& text, const std::string& db_path) {
-    if (!is_run_id(text)) return {read_run_json_file(text), text};
+    if (!looks_like_run_id(text)) return {read_run_json_file(text), text};
+    const auto id = parse_run_id(text);
     if (!std::filesystem::exists(db_path))
         throw InputError("run " + text + ": no runs database at " + db_path + " (give --db FILE, or a run JSON file)");
-    auto run = RunStore(db_path).load(std::stoll(text));
-    if (!run) throw InputError("run " + text + ": no run with this id in " + db_path + " (see dtsim runs list --db " + db_path + ")");
-    return {std::move(*run), "run " + text};
+    return {load_stored_run(RunStore::for_reading(db_path), db_path, id), "run " + std::to_string(id)};
 }
 
 void print_identity(std::ostream& out, const char* role, const NamedRun& r) {
-    out << "  " << role << r.name << ": " << to_string(r.run.kind) << ", " << r.run.scenario_name << ", " << r.run.strategy
-        << ", " << r.run.summary.gpus << " GPUs";
+    out << "  " << role << printable_text(r.name) << ": " << to_string(r.run.kind) << ", " << printable_text(r.run.scenario_name)
+        << ", " << printable_text(r.run.strategy) << ", " << r.run.summary.gpus << " GPUs";
     if (r.run.summary.has_memory_estimate())
         out << "; memory per GPU: " << describe_fit(r.run.summary.memory_per_gpu_bytes, r.run.summary.memory_capacity_bytes);
     out << "\n";

@@ -1,8 +1,8 @@
 // `dtsim fit DIR --out PROFILE.json`: fits cost models to calibration samples.
 // `dtsim fit --validate DIR PROFILE.json`: replays every measured collective from the point-to-point fits.
-#include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "commands.hpp"
 #include "cross_validation.hpp"
@@ -10,6 +10,8 @@
 #include "dtsim/calibrate/samples.hpp"
 #include "dtsim/data_paths.hpp"
 #include "dtsim/input_error.hpp"
+#include "dtsim/output_files.hpp"
+#include "dtsim/run_outputs.hpp"
 #include "dtsim/run_store.hpp"
 #include "profile_report.hpp"
 
@@ -35,36 +37,40 @@ calibrate::SampleFile read_samples(const std::filesystem::path& directory) {
     return samples;
 }
 
-void write_text(const std::string& path, const std::string& text) {
-    std::ofstream out(path);
-    out << text;
-    if (!out) throw InputError(path + ": cannot write");
+// The calibration's files, which no output may replace.
+std::vector<InputFile> calibration_inputs(const std::filesystem::path& directory) {
+    return {{"the calibration's samples", (directory / "samples.jsonl").string()},
+            {"the calibration's environment", (directory / "environment.json").string()}};
 }
 
 void fit(const FitOptions& options) {
     const std::filesystem::path directory(options.paths.at(0));
+    prepare_output_files({{"--out", options.out}, {"--db", options.db}}, calibration_inputs(directory));
+    require_runs_database_or_none(options.db);
     const auto samples = read_samples(directory);
     const auto environment = read_text_file(directory / "environment.json");
     const std::string name = options.name.empty() ? directory.filename().string() : options.name;
     const auto profile = calibrate::fit_profile(samples.samples, environment, name);
     const auto text = profile_to_json(profile);
-    write_text(options.out, text);
+    // Stored first, as runs are: the database keeps the profile whatever happens to the file.
+    std::optional<std::int64_t> stored;
+    if (!options.db.empty()) stored = RunStore(options.db).append_profile(profile.name, profile.source, text);
+    write_text_file(options.out, text);
     print_profile_report(std::cout, profile);
     std::cout << "\n  written to " << options.out << "\n";
-    if (!options.db.empty()) {
-        RunStore store(options.db);
-        std::cout << "  stored as profile " << store.append_profile(profile.name, profile.source, text) << " in " << options.db
-                  << "\n";
-    }
+    if (stored) std::cout << "  stored as profile " << *stored << " in " << options.db << "\n";
 }
 
 void validate(const FitOptions& options) {
     if (options.paths.size() != 2) throw InputError("dtsim fit --validate: expected DIR PROFILE.json");
     const std::filesystem::path directory(options.paths[0]);
+    auto inputs = calibration_inputs(directory);
+    inputs.push_back({"the profile", options.paths[1]});
+    prepare_output_files({{"--json", options.json}}, inputs);
     const auto samples = read_samples(directory);
     const auto rows = cross_validate(samples.samples, (directory / "environment.json").string(), options.paths[1]);
     print_validation(std::cout, rows);
-    if (!options.json.empty()) write_text(options.json, validation_json(rows).dump(2) + "\n");
+    if (!options.json.empty()) write_text_file(options.json, validation_json(rows).dump(2) + "\n");
 }
 
 }  // namespace

@@ -1,12 +1,12 @@
 // `dtsim profile show FILE`: a profile's fits as a table.
 // `dtsim profile datasheet --gpu G --nic N`: a profile derived from presets (how data/profiles/ is made).
-#include <fstream>
 #include <iostream>
 #include <memory>
 
 #include "commands.hpp"
 #include "dtsim/calibrate/datasheet_profile.hpp"
 #include "dtsim/input_error.hpp"
+#include "dtsim/output_files.hpp"
 #include "profile_report.hpp"
 
 namespace dtsim::cli {
@@ -34,13 +34,12 @@ void add_profile_command(CLI::App& app, int& exit_code) {
     datasheet->add_option("--nic", options->nic, "NIC preset")->required();
     datasheet->add_option("--out", options->out, "Write the profile JSON here")->required();
     datasheet->callback([options, &exit_code] {
+        prepare_output_files({{"--out", options->out}});
         const auto gpu = load_gpu_preset(options->gpu, "--gpu");
         const auto intra = load_network_preset(options->intra_node.empty() ? gpu.intra_node : options->intra_node, "--intra-node");
         const auto nic = load_network_preset(options->nic, "--nic");
         const auto profile = calibrate::datasheet_profile(options->name, gpu, intra, nic);
-        std::ofstream out(options->out);
-        out << profile_to_json(profile);
-        if (!out) throw InputError(options->out + ": cannot write");
+        write_text_file(options->out, profile_to_json(profile));
         print_profile_report(std::cout, profile);
         std::cout << "\n  written to " << options->out << "\n";
         exit_code = exit_code::ok;

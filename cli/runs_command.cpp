@@ -1,15 +1,15 @@
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <stdexcept>
 
 #include "commands.hpp"
-#include "dtsim/run_outputs.hpp"
+#include "dtsim/output_files.hpp"
 #include "dtsim/run_store.hpp"
 #include "dtsim/units.hpp"
+#include "dtsim/utf8_text.hpp"
 #include "run_filter.hpp"
+#include "run_ids.hpp"
 #include "run_report.hpp"
 #include "runs_csv.hpp"
 #include "text_table.hpp"
@@ -22,7 +22,7 @@ constexpr const char* kDefaultDatabase = "out/runs.db";
 RunStore open_existing(const std::string& path) {
     if (!std::filesystem::exists(path))
         throw StoreError(path + ": no runs database here (give --db FILE, or run a simulation with --db first)");
-    return RunStore(path);
+    return RunStore::for_reading(path);
 }
 
 // The runs that meet every --where condition.
@@ -51,36 +51,34 @@ void export_runs(const std::string& db_path, const std::vector<std::string>& whe
         write_runs_csv(std::cout, runs);
         return;
     }
-    prepare_output_file("--csv", csv_path);
-    std::ofstream out(csv_path, std::ios::binary);
-    write_runs_csv(out, runs);
-    if (!out) throw std::runtime_error(csv_path + ": cannot write the CSV file");
+    prepare_output_files({{"--csv", csv_path}}, {{"the runs database", db_path}});
+    write_file_atomically(csv_path, [&](std::ostream& out) { write_runs_csv(out, runs); });
     std::cerr << "wrote " << runs.size() << " run(s) to " << csv_path << "\n";
 }
 
-void show_run(const std::string& db_path, std::int64_t id) {
-    auto store = open_existing(db_path);
-    auto run = store.load(id);
-    if (!run) throw StoreError(db_path + ": no run with id " + std::to_string(id));
-    std::cout << "run " << run->id << ": " << run->scenario_name << " (" << to_string(run->kind) << "), " << run->strategy
-              << ", " << run->summary.gpus << " GPUs, stored " << run->created_at << ", scenario hash "
-              << run->scenario_hash << "\n";
-    if (!run->label.empty()) std::cout << "  label      " << run->label << "\n";
-    if (!run->overrides.empty()) std::cout << "  overrides  " << overrides_text(run->overrides) << "\n";
+void show_run(const std::string& db_path, const std::string& id_text) {
+    const auto id = parse_run_id(id_text);
+    const auto run = load_stored_run(open_existing(db_path), db_path, id);
+    // What the database holds is printed escaped: a name cannot drive the terminal.
+    std::cout << "run " << run.id << ": " << printable_text(run.scenario_name) << " (" << to_string(run.kind) << "), "
+              << printable_text(run.strategy) << ", " << run.summary.gpus << " GPUs, stored " << printable_text(run.created_at)
+              << ", scenario hash " << printable_text(run.scenario_hash) << "\n";
+    if (!run.label.empty()) std::cout << "  label      " << printable_text(run.label) << "\n";
+    if (!run.overrides.empty()) std::cout << "  overrides  " << printable_text(overrides_text(run.overrides)) << "\n";
     std::cout << "\n";
-    print_run_summary_table(std::cout, run->summary, "  ");
+    print_run_summary_table(std::cout, run.summary, "  ");
     std::cout << "\n";
     TextTable iterations({"iteration", "time"}, {true, true});
-    for (const auto& it : run->iterations) iterations.add_row({std::to_string(it.index), format_seconds(it.time_s)});
+    for (const auto& it : run.iterations) iterations.add_row({std::to_string(it.index), format_seconds(it.time_s)});
     iterations.print(std::cout, "  ");
-    std::cout << "\n  " << run->spans.size() << " timeline spans over " << run->ranks.size() << " ranks\n";
+    std::cout << "\n  " << run.spans.size() << " timeline spans over " << run.ranks.size() << " ranks\n";
 }
 
 }  // namespace
 
 void add_runs_command(CLI::App& app, int& exit_code) {
     auto db_path = std::make_shared<std::string>(kDefaultDatabase);
-    auto id = std::make_shared<std::int64_t>(0);
+    auto id = std::make_shared<std::string>();  // parsed strictly by parse_run_id
     auto where = std::make_shared<std::vector<std::string>>();
     auto csv_path = std::make_shared<std::string>();
     auto csv = std::make_shared<bool>(false);  // the only format: required, so the command reads as what it writes

@@ -6,6 +6,7 @@
 #include "commands.hpp"
 #include "dtsim/sim/simulation.hpp"
 #include "dtsim/simulation_footprint.hpp"
+#include "dtsim/utf8_text.hpp"
 #include "run_report.hpp"
 
 namespace dtsim::cli {
@@ -34,7 +35,8 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
     cmd->callback([options, &exit_code] {
         const auto scenario = load_scenario_file(options->scenario, options->overrides,
                                                  options->sweep_point ? SweepValues::skip : SweepValues::check);
-        prepare_run_outputs(options->outputs);
+        require_utf8(options->label, "command line: --label");
+        prepare_run_outputs(options->outputs, scenario);
         if (!options->quiet) {
             for (const auto& warning : scenario.warnings) std::cerr << "dtsim: warning: " << warning << "\n";
             if (const auto note = large_run_note(scenario)) std::cerr << "dtsim: " << *note << "\n";

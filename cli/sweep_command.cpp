@@ -1,6 +1,5 @@
 #include <unistd.h>
 
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -9,9 +8,11 @@
 #include "child_runs.hpp"
 #include "commands.hpp"
 #include "dtsim/input_error.hpp"
+#include "dtsim/output_files.hpp"
 #include "dtsim/run_json.hpp"
 #include "dtsim/run_outputs.hpp"
 #include "dtsim/units.hpp"
+#include "dtsim/utf8_text.hpp"
 #include "mpi_world.hpp"
 #include "sweep_points.hpp"
 #include "text_table.hpp"
@@ -114,7 +115,8 @@ int run_sweep(const SweepOptions& options) {
     if (axes.empty()) axes = base.sweep;
     if (axes.empty())
         throw InputError(options.scenario + ": nothing to sweep: give --vary key=v1,v2,... or a `sweep:` section");
-    prepare_run_outputs({options.json_path, "", options.db_path});
+    require_utf8(options.label, "command line: --label");
+    prepare_run_outputs({options.json_path, "", options.db_path}, base);
     count_sweep_points(axes, options.max_points, options.vary.empty() ? options.scenario + ": key 'sweep'" : "command line: --vary");
     const auto points = expand_sweep(axes);
     // Every point is checked before any simulation starts: an invalid one is skipped, said once, and the
@@ -175,9 +177,7 @@ int run_sweep(const SweepOptions& options) {
             for (const auto& [key, value] : points[i]) overrides[key] = value;
             all.push_back({{"overrides", overrides}, {"result", summaries[i]}});
         }
-        std::ofstream out(options.json_path, std::ios::binary);
-        out << all.dump(2) << "\n";
-        if (!out) throw std::runtime_error(options.json_path + ": cannot write JSON output");
+        write_text_file(options.json_path, all.dump(2) + "\n");
         std::cout << "\n  wrote " << options.json_path << "\n";
     }
     if (!options.db_path.empty()) std::cout << "  runs stored in " << options.db_path << "\n";

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "dtsim/utf8_text.hpp"
+
 namespace dtsim::cli {
 namespace {
 
@@ -20,6 +22,8 @@ TextTable::TextTable(std::vector<std::string> headers, std::vector<bool> right_a
 
 void TextTable::add_row(std::vector<std::string> cells) {
     cells.resize(headers_.size());
+    // Cells often hold what a runs database or a scenario says: escaped, they cannot drive the terminal.
+    for (auto& cell : cells) cell = printable_text(cell);
     rows_.push_back(std::move(cells));
 }
 

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -15,6 +14,7 @@
 #include "commands.hpp"
 #include "dtsim/input_error.hpp"
 #include "dtsim/median.hpp"
+#include "dtsim/output_files.hpp"
 #include "dtsim/run_comparison.hpp"
 #include "dtsim/run_json.hpp"
 #include "dtsim/run_store.hpp"
@@ -99,7 +99,10 @@ int run_validate(const ValidateOptions& options) {
         throw InputError(options.profile + ": no such profile file");
     if (!std::filesystem::exists(options.db_path))
         throw InputError(options.db_path + ": no runs database (the measurements are read from it; give --db FILE)");
-    const RunStore store(options.db_path);
+    std::vector<InputFile> inputs{{"the runs database", options.db_path}, {"the profile", options.profile}};
+    for (const auto& path : options.scenarios) inputs.push_back({"a scenario", path});
+    prepare_output_files({{"--json", options.json_path}}, inputs);
+    const auto store = RunStore::for_reading(options.db_path);
     const auto profile = options.profile.empty() ? std::string() : std::filesystem::absolute(options.profile).string();
 
     // Every scenario must load and have its measurement before anything is simulated.
@@ -148,11 +151,7 @@ int run_validate(const ValidateOptions& options) {
         rows.push_back({options.scenarios[i], measured[i], measurements[i], std::move(predicted), std::move(comparison)});
     }
     print_validations(std::cout, rows, options.profile.empty() ? "each scenario's profile" : options.profile);
-    if (!options.json_path.empty()) {
-        std::ofstream out(options.json_path, std::ios::binary);
-        out << validations_json(rows).dump(2) << "\n";
-        if (!out) throw std::runtime_error(options.json_path + ": cannot write JSON output");
-    }
+    if (!options.json_path.empty()) write_text_file(options.json_path, validations_json(rows).dump(2) + "\n");
     return worst;
 }
 

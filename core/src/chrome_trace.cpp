@@ -2,10 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include <fstream>
 #include <map>
-#include <stdexcept>
 
+#include "dtsim/output_files.hpp"
 #include "dtsim/timeline_names.hpp"
 
 namespace dtsim {
@@ -70,10 +69,7 @@ void write_chrome_trace(const Run& run, std::ostream& out) {
 }
 
 void write_chrome_trace_file(const Run& run, const std::string& path) {
-    std::ofstream out(path, std::ios::binary);
-    if (!out) throw std::runtime_error(path + ": cannot open for writing");
-    write_chrome_trace(run, out);
-    if (!out) throw std::runtime_error(path + ": write failed");
+    write_file_atomically(path, [&](std::ostream& out) { write_chrome_trace(run, out); });
 }
 
 }  // namespace dtsim

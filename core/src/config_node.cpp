@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <set>
 #include <sstream>
 
 #include "dtsim/data_paths.hpp"
 #include "dtsim/input_error.hpp"
 #include "dtsim/physical_limits.hpp"
 #include "dtsim/units.hpp"
+#include "dtsim/utf8_text.hpp"
 
 namespace dtsim {
 namespace {
@@ -48,6 +50,92 @@ std::optional<double> plain_number(const std::string& text) {
     return parsed;
 }
 
+// Checks of a document as a whole, before any key is read: what yaml-cpp lets through unsaid.
+class DocumentText {
+public:
+    DocumentText(const std::string& text, const DocumentSource& source) : text_(text), source_(source) {}
+
+    // "FILE:LINE" of a 0-based line (yaml-cpp's marks), or of the line holding a byte.
+    std::string at_line(int line) const { return source_.file + ":" + std::to_string(line >= 0 ? line + 1 : 1); }
+    std::string at_offset(std::size_t offset) const {
+        return at_line(static_cast<int>(std::count(text_.begin(), text_.begin() + static_cast<std::ptrdiff_t>(offset), '\n')));
+    }
+
+    // yaml-cpp ends a plain value at a NUL byte and reads an escape after it in a quoted one.
+    void require_no_nul() const {
+        const auto nul = text_.find('\0');
+        if (nul == std::string::npos) return;
+        const auto line_start = text_.rfind('\n', nul);
+        const auto column = nul - (line_start == std::string::npos ? 0 : line_start + 1) + 1;
+        throw InputError(at_offset(nul) + ": a NUL byte at column " + std::to_string(column) + "; expected a text file");
+    }
+
+    // Every key and value is UTF-8 and every quoted one is closed; `path` is the dotted key of `node`. A node
+    // reached again through an alias is checked once.
+    void check_scalars(const YAML::Node& node, const std::string& path = "") {
+        if (!node.IsDefined() || node.IsNull()) return;
+        if (!visited_.insert({node.Mark().pos, static_cast<int>(node.Type())}).second) return;
+        if (node.IsScalar()) {
+            check_scalar(node, path);
+        } else if (node.IsSequence()) {
+            for (std::size_t i = 0; i < node.size(); ++i) check_scalars(node[i], path + "[" + std::to_string(i) + "]");
+        } else if (node.IsMap()) {
+            for (const auto& entry : node) {
+                if (!entry.first.IsScalar()) continue;  // a complex key: require_map_with_keys names it
+                const std::string key = (path.empty() ? "" : path + ".") + entry.first.Scalar();
+                check_scalar(entry.first, key);
+                check_scalars(entry.second, key);
+            }
+        }
+    }
+
+    // Bytes outside every value (in a comment, say) must be UTF-8 too.
+    void require_utf8() const {
+        if (const auto offset = invalid_utf8_offset(text_))
+            dtsim::require_utf8(line_of(*offset), at_offset(*offset) + ": this line");
+    }
+
+private:
+    void check_scalar(const YAML::Node& scalar, const std::string& path) const {
+        const std::string where = at_line(scalar.Mark().line) + ": key '" + printable_text(path.empty() ? "<document>" : path) + "'";
+        if (!closes_quote(scalar.Mark().pos))
+            throw InputError(where + ": the quote that opens its value is never closed; expected a closing " +
+                             text_[static_cast<std::size_t>(scalar.Mark().pos)]);
+        dtsim::require_utf8(scalar.Scalar(), where);
+    }
+
+    // A quoted scalar at `pos` has its closing quote in the text; yaml-cpp reads an unclosed one to the end of
+    // the file, so the keys after it go missing. True for a scalar that is not quoted.
+    bool closes_quote(int pos) const {
+        if (pos < 0 || static_cast<std::size_t>(pos) >= text_.size()) return true;
+        const char quote = text_[static_cast<std::size_t>(pos)];
+        if (quote != '"' && quote != '\'') return true;
+        for (std::size_t i = static_cast<std::size_t>(pos) + 1; i < text_.size(); ++i) {
+            if (quote == '"' && text_[i] == '\\') {
+                ++i;  // an escaped character, a quote included
+            } else if (text_[i] == quote) {
+                if (quote == '\'' && i + 1 < text_.size() && text_[i + 1] == '\'') {
+                    ++i;  // '' is a quote inside single quotes
+                    continue;
+                }
+                return true;
+            }
+        }
+        return false;
+    }
+
+    std::string line_of(std::size_t offset) const {
+        const auto start = text_.rfind('\n', offset);
+        const auto begin = start == std::string::npos ? 0 : start + 1;
+        const auto end = text_.find('\n', offset);
+        return text_.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+    }
+
+    const std::string& text_;
+    const DocumentSource& source_;
+    std::set<std::pair<int, int>> visited_;  // (mark position, node type) of each node checked
+};
+
 }  // namespace
 
 std::string closest_match(std::string_view word, const std::vector<std::string>& candidates) {
@@ -67,14 +155,26 @@ ConfigNode::ConfigNode(YAML::Node node, std::string path, std::shared_ptr<const 
     : node_(std::move(node)), path_(std::move(path)), source_(std::move(source)) {}
 
 ConfigNode ConfigNode::parse(const std::string& text, std::shared_ptr<const DocumentSource> source) {
-    YAML::Node root;
+    DocumentText document{text, *source};
+    document.require_no_nul();
+    std::vector<YAML::Node> documents;
     try {
-        root = YAML::Load(text);
+        documents = YAML::LoadAll(text);
     } catch (const YAML::Exception& e) {
-        std::ostringstream message;
-        message << source->file << ":" << e.mark.line + 1 << ": YAML syntax error: " << e.msg;
-        throw InputError(message.str());
+        // yaml-cpp stops a parse nested past its depth limit with this message (its DeepRecursion is not
+        // exported), and says it of nothing else when reading from memory.
+        if (e.msg == YAML::ErrorMsg::BAD_FILE)
+            throw InputError(document.at_line(e.mark.line) +
+                             ": lists or mappings nested too deep for the YAML reader; expected a document that nests a few levels");
+        throw InputError(document.at_line(e.mark.line) + ": YAML syntax error: " + e.msg);
     }
+    // yaml-cpp reads the first document of a stream: a second would be ignored without a word.
+    if (documents.size() > 1)
+        throw InputError(document.at_line(documents[1].Mark().line) +
+                         ": a second YAML document (after '---'); expected one document per file");
+    const YAML::Node root = documents.empty() ? YAML::Node() : documents.front();
+    document.check_scalars(root);
+    document.require_utf8();
     return ConfigNode(root, "", std::move(source));
 }
 
@@ -269,6 +369,7 @@ void apply_override(YAML::Node& root, const std::string& assignment, DocumentSou
     const auto equals = assignment.find('=');
     if (equals == std::string::npos || equals == 0)
         throw InputError("command line: --set '" + assignment + "': expected key.path=value, e.g. --set cluster.nodes=16");
+    require_utf8(assignment, "command line: --set");
     const std::string path = assignment.substr(0, equals);
     const std::string value_text = assignment.substr(equals + 1);
 

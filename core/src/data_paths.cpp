@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 
 #include "dtsim/config_node.hpp"
@@ -49,10 +51,11 @@ std::filesystem::path require_data_file(const std::string& subfolder, const std:
 }
 
 std::string read_text_file(const std::filesystem::path& path, std::uintmax_t max_bytes) {
+    if (path.empty()) throw InputError("'' (an empty file name): expected the name of a file to read");
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) throw InputError(path.string() + ": is a directory, expected a file");
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path.string() + ": cannot open file for reading");
+    if (!in) throw InputError(path.string() + ": cannot open file for reading (" + std::strerror(errno) + ")");
     // Read in blocks rather than by the file's size: a device or a pipe has none, and /dev/zero never ends.
     std::string content;
     std::array<char, 64 * 1024> block{};

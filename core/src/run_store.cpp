@@ -2,19 +2,24 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cctype>
 #include <chrono>
-#include <map>
-#include <iostream>
-#include <stdexcept>
+#include <cstdio>
+#include <cstring>
 #include <ctime>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <stdexcept>
 
 #include "dtsim/run_json.hpp"
+#include "dtsim/utf8_text.hpp"
 
 namespace dtsim {
 namespace {
 
 void warn_unreadable(const std::string& path, std::int64_t id, const std::string& why) {
-    std::cerr << "dtsim: warning: " << path << ": run " << id << " cannot be read (" << why << "); skipped\n";
+    std::cerr << "dtsim: warning: " << path << ": run " << id << " cannot be read (" << printable_text(why) << "); skipped\n";
 }
 
 // A prepared statement that finalizes itself.
@@ -110,6 +115,40 @@ ALTER TABLE runs ADD COLUMN overrides_json TEXT NOT NULL DEFAULT '{}';
 ALTER TABLE runs ADD COLUMN label TEXT NOT NULL DEFAULT '';
 )sql";
 
+sqlite3* open_database(const std::string& name, int flags, const std::string& path) {
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(name.c_str(), &db, flags, nullptr) != SQLITE_OK) {
+        std::string message = db ? sqlite3_errmsg(db) : "out of memory";
+        sqlite3_close(db);
+        throw StoreError(path + ": cannot open runs database: " + message);
+    }
+    return db;
+}
+
+// Whether the database's schema can be read on this connection.
+bool can_read(sqlite3* db) {
+    sqlite3_stmt* stmt = nullptr;
+    int rc = sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master", -1, &stmt, nullptr);
+    if (rc == SQLITE_OK) rc = sqlite3_step(stmt);
+    sqlite3_finalize(stmt);
+    return rc == SQLITE_ROW;
+}
+
+// The URI that opens `path` read-only as a file nobody changes (RFC 3986 percent-encoding of the path).
+std::string immutable_uri(const std::string& path) {
+    std::string uri = "file:";
+    for (const unsigned char c : std::filesystem::absolute(path).string()) {
+        if (std::isalnum(c) || std::strchr("/-._~", c)) {
+            uri += static_cast<char>(c);
+        } else {
+            char escaped[4];
+            std::snprintf(escaped, sizeof escaped, "%%%02X", c);
+            uri += escaped;
+        }
+    }
+    return uri + "?immutable=1";
+}
+
 std::string overrides_json(const std::map<std::string, std::string>& overrides) { return nlohmann::json(overrides).dump(); }
 
 std::map<std::string, std::string> overrides_from_json(const std::string& text) {
@@ -118,13 +157,40 @@ std::map<std::string, std::string> overrides_from_json(const std::string& text) 
 
 }  // namespace
 
-RunStore::RunStore(const std::string& path, int busy_timeout_ms) : path_(path) {
-    if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
-        std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";
+RunStore::RunStore(const std::string& path, int busy_timeout_ms) : path_(path) { open_for_writing(busy_timeout_ms); }
+
+RunStore RunStore::for_reading(const std::string& path) { return RunStore(path, ReadOnly{}); }
+
+RunStore::RunStore(const std::string& path, ReadOnly) : path_(path) {
+    db_ = open_database(path, SQLITE_OPEN_READONLY, path);
+    if (!can_read(db_)) {
+        // A WAL database needs its shared-memory file beside it; where none is there and none can be made (a
+        // folder this process cannot write), SQLite reads it only as unchanging.
+        sqlite3_close(db_);
+        db_ = open_database(immutable_uri(path), SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, path);
+    }
+    sqlite3_busy_timeout(db_, kDefaultBusyTimeoutMs);
+    int found = 0;
+    try {
+        if (!can_read(db_)) fail("cannot read the database");  // names a file that is not SQLite as such
+        found = has_schema() ? schema_version() : 0;
+        if (found == 0) throw StoreError(path_ + ": not a dtsim runs database (it has no schema version)");
+        if (found > kSchemaVersion) check_schema_version(found);
+    } catch (...) {
         sqlite3_close(db_);
         db_ = nullptr;
-        throw StoreError(path + ": cannot open runs database: " + message);
+        throw;
     }
+    if (found < kSchemaVersion) {
+        // An older database is brought up to date first, which takes writing it.
+        sqlite3_close(db_);
+        db_ = nullptr;
+        open_for_writing(kDefaultBusyTimeoutMs);
+    }
+}
+
+void RunStore::open_for_writing(int busy_timeout_ms) {
+    db_ = open_database(path_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, path_);
     sqlite3_busy_timeout(db_, busy_timeout_ms);
     try {
         exec("PRAGMA journal_mode=WAL");
@@ -158,26 +224,28 @@ void RunStore::exec(const char* sql) const {
     }
 }
 
+bool RunStore::has_schema() const {
+    // Its own statement, finished on return: an unfinished one would hold a read snapshot that a later write
+    // cannot upgrade.
+    Statement existing(db_, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'", path_);
+    if (existing.step() != SQLITE_ROW) fail("cannot read the database schema");
+    return existing.integer(0) > 0;
+}
+
 void RunStore::create_schema() {
-    // An existing database only needs its version read, which takes no write lock: opening for reading
+    // An existing database only needs its version read, which takes no write lock: opening for writing
     // works while another process is writing.
-    bool has_schema = false;
-    {
-        // Scoped: an unfinished statement would hold a read snapshot that a later write cannot upgrade.
-        Statement existing(db_, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'", path_);
-        if (existing.step() != SQLITE_ROW) fail("cannot read the database schema");
-        has_schema = existing.integer(0) > 0;
-    }
-    if (!has_schema) {
+    bool schema_exists = has_schema();
+    if (!schema_exists) {
         exec("BEGIN IMMEDIATE");
         try {
             exec(kSchema);
             {
                 // Another process may have created the schema between our check and our write lock.
                 Statement count(db_, "SELECT count(*) FROM schema_version", path_);
-                has_schema = count.step() == SQLITE_ROW && count.integer(0) > 0;
+                schema_exists = count.step() == SQLITE_ROW && count.integer(0) > 0;
             }
-            if (!has_schema) {
+            if (!schema_exists) {
                 exec(kProfilesTable);
                 exec(kLlmColumns);
                 exec(kOverrideColumns);
@@ -196,6 +264,10 @@ void RunStore::create_schema() {
         migrate();
         found = kSchemaVersion;
     }
+    check_schema_version(found);
+}
+
+void RunStore::check_schema_version(int found) const {
     if (found != kSchemaVersion)
         throw StoreError(path_ + ": runs database has schema version " + std::to_string(found) + ", this dtsim reads version " +
                          std::to_string(kSchemaVersion) + (found > kSchemaVersion ? " (the database is newer than this dtsim)" : ""));

@@ -8,13 +8,14 @@
 namespace dtsim::gui {
 
 const std::string& RunDatabase::existing(const std::string& path) {
-    // RunStore would create a missing file; the GUI only opens databases that exist.
+    // A missing file is named here, with how to make one. The GUI only reads: the runs it adds are the dtsim
+    // child's, so the database may be in a folder the GUI cannot write.
     if (!std::filesystem::is_regular_file(path))
         throw StoreError(path + ": no runs database here (run `dtsim simulate SCENARIO --db " + path + "` to create one)");
     return path;
 }
 
-RunDatabase::RunDatabase(const std::string& path) : path_(path), store_(existing(path)) {
+RunDatabase::RunDatabase(const std::string& path) : path_(path), store_(RunStore::for_reading(existing(path))) {
     store_.list();  // a damaged file opens but cannot be read: fail now, not in a view
 }
 

@@ -3,6 +3,7 @@
 #include <array>
 
 #include "dtsim/units.hpp"
+#include "dtsim/utf8_text.hpp"
 
 namespace dtsim::gui {
 namespace {
@@ -65,9 +66,9 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
     switch (index.column()) {
     case id: return QVariant::fromValue<qlonglong>(run.id);
     case kind: return QString::fromStdString(to_string(run.kind));
-    case scenario: return QString::fromStdString(run.scenario_name);
+    case scenario: return QString::fromStdString(printable_text(run.scenario_name));
     case gpus: return run.gpus;
-    case strategy: return QString::fromStdString(run.strategy);
+    case strategy: return QString::fromStdString(printable_text(run.strategy));
     case iteration_time:
         return role == kSortRole ? QVariant(run.iteration_time_s) : QVariant(QString::fromStdString(format_seconds(run.iteration_time_s)));
     case mfu:

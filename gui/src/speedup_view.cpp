@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "dtsim/utf8_text.hpp"
 #include "kind_palette.hpp"
 #include "series_legend.hpp"
 
@@ -200,7 +201,7 @@ void SpeedupView::clear() {
 void SpeedupView::show_scenario(const std::vector<RunListEntry>& runs, const RunListEntry& selected) {
     const auto series = scaling_series(runs, selected.scenario_name);
     title_->setText(tr("Scaling of %1: %2 series (lines: predicted, squares: measured)")
-                         .arg(QString::fromStdString(selected.scenario_name))
+                         .arg(QString::fromStdString(printable_text(selected.scenario_name)))
                          .arg(series.size()));
     legend_->set_entries(series_legend(series));
     replace_chart(speedup_, metric_chart(tr("Speedup"), tr("speedup"), series, [](const RunSummary& s) { return s.speedup; }, true,

@@ -6,6 +6,7 @@
 #include <QVBoxLayout>
 
 #include "dtsim/units.hpp"
+#include "dtsim/utf8_text.hpp"
 #include "kind_palette.hpp"
 #include "llm_spans.hpp"
 #include "timeline_widget.hpp"
@@ -52,8 +53,8 @@ QWidget* make_dimension_legend(QWidget* parent) {
 QString describe_run(const Run& run) {
     return QStringLiteral("run %1 — %2 (%3), %4, %5 GPUs, iteration %6")
         .arg(run.id)
-        .arg(QString::fromStdString(run.scenario_name), QString::fromStdString(to_string(run.kind)),
-             QString::fromStdString(run.strategy))
+        .arg(QString::fromStdString(printable_text(run.scenario_name)), QString::fromStdString(to_string(run.kind)),
+             QString::fromStdString(printable_text(run.strategy)))
         .arg(run.summary.gpus)
         .arg(QString::fromStdString(format_seconds(run.summary.iteration_time_s)));
 }

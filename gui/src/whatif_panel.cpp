@@ -14,6 +14,7 @@
 #include <QRegularExpression>
 #include <QScrollArea>
 #include <QSpinBox>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <csignal>
 #include <fstream>
@@ -27,6 +28,9 @@
 
 namespace dtsim::gui {
 namespace {
+
+// How long a cancelled run has to stop before it is killed.
+constexpr int kCancelGraceMs = 5000;
 
 // Each all-reduce algorithm as "allreduce/ALGORITHM", then the parameter server (its sync mode is a knob)
 // and FSDP (its sharding is a knob of the large-model layout).
@@ -233,8 +237,17 @@ void WhatIfPanel::run() {
 void WhatIfPanel::cancel() {
     if (!is_running()) return;
     cancelled_ = true;
-    if (const auto pid = static_cast<pid_t>(process_.processId()); pid > 0) ::kill(-pid, SIGKILL);
-    process_.kill();
+    const auto pid = static_cast<pid_t>(process_.processId());
+    if (pid <= 0) return;
+    // Asked to stop first: a sweep passes the signal on to its simulations and removes its scratch folder.
+    // Whatever still runs after the grace period is killed.
+    ::kill(-pid, SIGTERM);
+    QTimer::singleShot(kCancelGraceMs, this, [this, pid] {
+        if (is_running() && static_cast<pid_t>(process_.processId()) == pid) {
+            ::kill(-pid, SIGKILL);
+            process_.kill();
+        }
+    });
 }
 
 void WhatIfPanel::on_output() {

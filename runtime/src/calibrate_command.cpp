@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <set>
 
@@ -12,6 +11,7 @@
 #include "dtsim/calibrate/environment.hpp"
 #include "dtsim/calibrate/samples.hpp"
 #include "dtsim/input_error.hpp"
+#include "dtsim/output_files.hpp"
 #include "machine_sharing.hpp"
 #include "microbenchmarks.hpp"
 #include "sample_log.hpp"
@@ -78,9 +78,7 @@ void check_same_layout(const std::filesystem::path& file, const MpiContext& cont
 }
 
 void write_environment(const std::filesystem::path& file, const calibrate::CalibrationEnvironment& environment) {
-    std::ofstream out(file);
-    out << calibrate::environment_to_json(environment);
-    if (!out) throw InputError(file.string() + ": cannot write");
+    write_text_file(file.string(), calibrate::environment_to_json(environment));
 }
 
 calibrate::Sample sample_of(const PlanItem& item, const Measurement& measurement, const MpiContext& context,

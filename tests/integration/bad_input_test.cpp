@@ -150,6 +150,14 @@ TEST_CASE("a bad value given with --set is reported against the option", "[integ
         CHECK(result.output.find("key 'name'") != std::string::npos);
         CHECK(error_lines(result.output) == 1);
     }
+    SECTION("a value that is not UTF-8") {
+        const auto result = dtsim::test::run_dtsim({"simulate", scenario, "--set", "name=caf\xe9"});
+        CAPTURE(result.output);
+        CHECK(result.exit_code == 2);
+        CHECK(result.output.find("command line: --set: expected UTF-8 text, got the byte 0xe9 in 'name=caf\\xe9'") !=
+              std::string::npos);
+        CHECK(error_lines(result.output) == 1);
+    }
 }
 
 TEST_CASE("a scenario file that cannot be read is reported with exit code 2", "[integration][input]") {
@@ -160,4 +168,12 @@ TEST_CASE("a scenario file that cannot be read is reported with exit code 2", "[
     CHECK(result.exit_code == 2);
     CHECK(result.output.find("no-such-scenario.yaml") != std::string::npos);
     CHECK(error_lines(result.output) == 1);
+}
+
+TEST_CASE("an empty scenario file name is named as such", "[integration][input]") {
+    const auto result = dtsim::test::run_dtsim({"simulate", ""});
+    CAPTURE(result.output);
+    CHECK(result.exit_code == 2);
+    CHECK(result.output.find("'' (an empty file name): expected the name of a file to read") != std::string::npos);
+    CHECK(lines_of(result.output).size() == 1);
 }

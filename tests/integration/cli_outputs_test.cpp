@@ -49,8 +49,9 @@ TEST_CASE("an output path that cannot be written fails before simulating and wri
     CHECK_THAT(folder.output, Catch::Contains("--trace " + dir.path().string() + ": is a folder; expected a file name"));
 
     // An existing file that is not a runs database is refused before the JSON is written.
+    std::ofstream(dir.file("notes.txt")) << "not a database\n";
     const auto not_a_database = test::run_dtsim({"simulate", dir.file("small.yaml"), "--json", dir.file("run.json"), "--db",
-                                                 dir.file("small.yaml")});
+                                                 dir.file("notes.txt")});
     CHECK(not_a_database.exit_code == 4);
     CHECK_FALSE(std::filesystem::exists(dir.file("run.json")));
 }

@@ -128,6 +128,33 @@ TEST_CASE("a file that is not a runs database is refused with its name", "[unit]
     }
 }
 
+TEST_CASE("a database opened for reading is never created or written", "[unit][store]") {
+    test::TempDir dir;
+    const auto missing = dir.file("missing.db");
+    CHECK_THROWS_AS(RunStore::for_reading(missing), StoreError);
+    CHECK_FALSE(std::filesystem::exists(missing));
+
+    const auto text = dir.file("notes.txt");
+    std::ofstream(text) << "this is not sqlite, just text that is long enough to have a header............";
+    CHECK_THROWS_WITH(RunStore::for_reading(text), Catch::Contains(text));
+
+    // An SQLite file without dtsim's tables is not a runs database, and stays without them.
+    const auto empty = dir.file("empty.db");
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(empty.c_str(), &db) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(db, "CREATE TABLE other (x INTEGER)", nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(db);
+    CHECK_THROWS_WITH(RunStore::for_reading(empty), Catch::Contains(empty + ": not a dtsim runs database"));
+    CHECK(query(empty, "SELECT count(*) FROM sqlite_master WHERE name = 'runs'") == std::vector<std::vector<double>>{{0}});
+
+    const auto path = dir.file("runs.db");
+    auto run = sample_run("stored", 3);
+    RunStore(path).append(run);
+    const auto reader = RunStore::for_reading(path);
+    REQUIRE(reader.list().size() == 1);
+    CHECK(*reader.load(1) == run);
+}
+
 TEST_CASE("a non-finite run is never written or stored, and a damaged row hides no other run", "[unit][store]") {
     test::TempDir dir;
     const auto path = dir.file("runs.db");

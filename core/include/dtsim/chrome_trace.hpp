@@ -9,7 +9,8 @@
 namespace dtsim {
 
 void write_chrome_trace(const Run& run, std::ostream& out);
-/// Writes to a file; throws std::runtime_error naming the file when it cannot be written.
+/// Writes to a file, whole or not at all (write_file_atomically); throws std::runtime_error naming the file
+/// when it cannot be written.
 void write_chrome_trace_file(const Run& run, const std::string& path);
 
 }  // namespace dtsim

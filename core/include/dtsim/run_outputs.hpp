@@ -5,6 +5,7 @@
 #include <string>
 
 #include "dtsim/run.hpp"
+#include "dtsim/scenario.hpp"
 
 namespace dtsim {
 
@@ -14,17 +15,19 @@ struct RunOutputs {
     std::string db_path;
 };
 
-/// Creates the folder of an output file given with `option` and checks the file can be written there;
-/// InputError naming the option and the path otherwise.
-void prepare_output_file(const std::string& option, const std::string& path);
+/// Creates the folders of the requested outputs and checks that each can be written and replaces none of
+/// the scenario's files (the scenario, its profile) nor another output (an existing database must be a runs
+/// database), so a bad path fails before a long run. InputError naming the option and the path; StoreError
+/// for a file that is not a runs database.
+void prepare_run_outputs(const RunOutputs& outputs, const Scenario& scenario);
 
-/// Creates the folders of the requested outputs and checks that each can be written (an existing database
-/// must be a runs database), so a bad path fails before a long run and no output is left half written.
-/// InputError naming the option and the path; StoreError for a file that is not a runs database.
-void prepare_run_outputs(const RunOutputs& outputs);
+/// A database output that exists must be a runs database (StoreError otherwise): checked before the work
+/// whose result it is to hold.
+void require_runs_database_or_none(const std::string& db_path);
 
-/// Writes every requested output; returns the run id when stored in a database. A run with a non-finite
-/// value is refused (NonFiniteResult, run_json.hpp) before anything is written.
+/// Stores the run in the database first, then writes the files, each whole or not at all; returns the run
+/// id when stored. A run with a non-finite value is refused (NonFiniteResult, run_json.hpp) before anything
+/// is written; a file that cannot be written after the run is stored says under which id it was.
 std::optional<std::int64_t> write_run_outputs(Run& run, const RunOutputs& outputs);
 
 }  // namespace dtsim

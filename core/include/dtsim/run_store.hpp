@@ -45,7 +45,13 @@ class RunStore {
 public:
     static constexpr int kSchemaVersion = 4;
 
-    explicit RunStore(const std::string& path, int busy_timeout_ms = 10000);
+    static constexpr int kDefaultBusyTimeoutMs = 10000;
+
+    /// Opens the database for reading and writing, creating it when missing.
+    explicit RunStore(const std::string& path, int busy_timeout_ms = kDefaultBusyTimeoutMs);
+    /// Opens an existing database for reading: it can be in a folder, or be a file, that this process cannot
+    /// write. A database of an older schema is upgraded first, which takes writing it.
+    static RunStore for_reading(const std::string& path);
     ~RunStore();
     RunStore(const RunStore&) = delete;
     RunStore& operator=(const RunStore&) = delete;
@@ -61,9 +67,15 @@ public:
     std::vector<ProfileListEntry> list_profiles() const;
 
 private:
+    struct ReadOnly {};
+    RunStore(const std::string& path, ReadOnly);
+    void open_for_writing(int busy_timeout_ms);
+
     void exec(const char* sql) const;
+    bool has_schema() const;
     void create_schema();
     int schema_version() const;
+    void check_schema_version(int found) const;
     /// Brings a database of an older schema version to this one, keeping every run.
     void migrate();
     [[noreturn]] void fail(const std::string& what) const;

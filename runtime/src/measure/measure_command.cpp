@@ -14,6 +14,7 @@
 #include "mpi_layout_channel.hpp"
 #include "dtsim/input_error.hpp"
 #include "dtsim/units.hpp"
+#include "dtsim/utf8_text.hpp"
 #include "gradient_data.hpp"
 #include "measurability.hpp"
 #include "measured_run.hpp"
@@ -78,11 +79,12 @@ void select_nccl_algorithm(AllReduceAlgorithm algorithm) {
 
 // Rank 0 alone writes the outputs, so it checks their paths before measuring; every rank learns the verdict,
 // so none is left waiting in a collective.
-void check_outputs(const RunOutputs& outputs, const MpiContext& context) {
+void check_outputs(const MeasureOptions& options, const Scenario& scenario, const MpiContext& context) {
     std::string refusal;
     if (context.rank() == 0) {
         try {
-            prepare_run_outputs(outputs);
+            require_utf8(options.label, "command line: --label");
+            prepare_run_outputs(options.outputs, scenario);
         } catch (const std::runtime_error& e) {  // InputError or StoreError
             refusal = e.what();
         }
@@ -104,7 +106,7 @@ int run_measure(const MeasureOptions& options, const MpiContext& context) {
     const auto scenario = load_scenario_file(options.scenario, options.overrides);
     const bool gpu = options.backend == "nccl";
     if (const auto refusal = measure_refusal(scenario, context.size(), options.compute, gpu)) throw InputError(*refusal);
-    check_outputs(options.outputs, context);
+    check_outputs(options, scenario, context);
     if (gpu) select_nccl_algorithm(scenario.training.strategy.algorithm);
     auto backend = make_backend(options.backend, context);  // BackendUnavailable: main says so
 
