@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -16,6 +17,13 @@ namespace dtsim::cli {
 namespace {
 
 pid_t start_child(const std::vector<std::string>& arguments, const std::string& stderr_path) {
+    // Made before the fork: the progress display's thread runs in the parent, and a child of a process
+    // with threads should do nothing but plain system calls until it executes.
+    std::vector<char*> argv;
+    static char self_name[] = "dtsim";
+    argv.push_back(self_name);
+    for (const auto& a : arguments) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
     const pid_t pid = fork();
     if (pid < 0) throw std::runtime_error("cannot start a child process");
     if (pid > 0) return pid;
@@ -23,11 +31,6 @@ pid_t start_child(const std::vector<std::string>& arguments, const std::string& 
     const int null = open("/dev/null", O_WRONLY);
     if (err >= 0) dup2(err, STDERR_FILENO);
     if (null >= 0) dup2(null, STDOUT_FILENO);
-    std::vector<char*> argv;
-    static char self_name[] = "dtsim";
-    argv.push_back(self_name);
-    for (const auto& a : arguments) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
     execv("/proc/self/exe", argv.data());
     _exit(127);
 }
@@ -40,8 +43,11 @@ std::string read_if_exists(const std::filesystem::path& path) {
 }  // namespace
 
 std::vector<ChildResult> run_children(const std::vector<std::vector<std::string>>& arguments, int jobs,
-                                      const std::string& json_flag,
-                                      const std::function<void(size_t, const ChildResult&)>& on_done) {
+                                      const std::string& json_flag, const ChildrenProgress& progress) {
+    std::atomic<long long> done{0};
+    const ProgressDisplay display(progress.style, [&] {
+        return ProgressReport{.task = progress.task, .done = done.load(), .total = static_cast<long long>(arguments.size()), .unit = progress.unit};
+    });
     TemporaryDirectory scratch;
     std::vector<ChildResult> results(arguments.size());
     std::map<pid_t, size_t> running;
@@ -67,7 +73,7 @@ std::vector<ChildResult> run_children(const std::vector<std::vector<std::string>
         result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
         result.output_json = read_if_exists(json_path(i));
         result.error_text = read_if_exists(err_path(i));
-        on_done(i, result);
+        ++done;
     }
     return results;
 }

@@ -22,3 +22,11 @@ TEST_CASE("sweep points are the cross product of the axes", "[unit][sweep]") {
     CHECK(cli::as_overrides(points[0]) == std::vector<std::string>{"a=1", "b=x"});
     CHECK(cli::as_overrides(points[5]) == std::vector<std::string>{"a=2", "b=z"});
 }
+
+TEST_CASE("a sweep's warnings are said once each, naming the points that give them", "[unit][sweep]") {
+    CHECK(cli::sweep_warnings({{"small"}, {"small", "batch"}, {}, {"small"}, {"batch"}, {"batch"}}) ==
+          std::vector<std::string>{"small (points 1-2, 4)", "batch (points 2, 5-6)"});
+    CHECK(cli::sweep_warnings({{"small"}, {"small"}, {"small"}}) == std::vector<std::string>{"small (every point)"});
+    CHECK(cli::sweep_warnings({{"small"}}) == std::vector<std::string>{"small (point 1)"});
+    CHECK(cli::sweep_warnings({{}, {}}).empty());
+}
