@@ -46,7 +46,12 @@ std::vector<ChildResult> run_children(const std::vector<std::vector<std::string>
                                       const std::string& json_flag, const ChildrenProgress& progress) {
     std::atomic<long long> done{0};
     const ProgressDisplay display(progress.style, [&] {
-        return ProgressReport{.task = progress.task, .done = done.load(), .total = static_cast<long long>(arguments.size()), .unit = progress.unit};
+        ProgressReport report;
+        report.task = progress.task;
+        report.done = done.load();
+        report.total = static_cast<long long>(arguments.size());
+        report.unit = progress.unit;
+        return report;
     });
     TemporaryDirectory scratch;
     std::vector<ChildResult> results(arguments.size());

@@ -47,9 +47,14 @@ ProgressDisplay::~ProgressDisplay() {
     thread_.join();
 }
 
-ProgressReport ProgressDisplay::now() const {
+ProgressReport ProgressDisplay::now() {
     auto report = report_();
     report.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    if (report.done != last_done_) {
+        last_done_ = report.done;
+        last_done_at_s_ = report.elapsed_s;
+    }
+    report.done_at_s = last_done_at_s_;
     return report;
 }
 

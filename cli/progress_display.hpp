@@ -37,7 +37,8 @@ public:
 
 private:
     void run();
-    ProgressReport now() const;
+    /// What `report` says now, timed; `done_at_s` follows the count as this thread sees it change.
+    ProgressReport now();
 
     const ProgressStyle style_;
     const std::function<ProgressReport()> report_;
@@ -45,6 +46,8 @@ private:
     std::mutex mutex_;
     std::condition_variable wake_;
     bool stopping_ = false;
+    long long last_done_ = 0;
+    double last_done_at_s_ = 0;
     std::thread thread_;
 };
 

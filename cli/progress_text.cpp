@@ -17,9 +17,10 @@ std::string event_rate(double per_s) {
 
 }  // namespace
 
-std::optional<double> remaining_s(double elapsed_s, long long done, long long total) {
+std::optional<double> remaining_s(double elapsed_s, double done_at_s, long long done, long long total) {
     if (done <= 0 || total < done) return std::nullopt;
-    return elapsed_s / static_cast<double>(done) * static_cast<double>(total - done);
+    const double per_unit_s = done_at_s / static_cast<double>(done);
+    return std::max(0.0, per_unit_s * static_cast<double>(total - done) - (elapsed_s - done_at_s));
 }
 
 std::string format_wall_time(double seconds) {
@@ -38,7 +39,8 @@ std::string progress_text(const ProgressReport& report) {
     if (report.events && report.elapsed_s > 0)
         text += ", " + event_rate(static_cast<double>(*report.events) / report.elapsed_s);
     text += ", " + format_wall_time(report.elapsed_s) + " elapsed";
-    if (const auto eta = remaining_s(report.elapsed_s, report.done, report.total)) text += ", ETA " + format_wall_time(*eta);
+    if (const auto eta = remaining_s(report.elapsed_s, report.done_at_s, report.done, report.total))
+        text += ", ETA " + format_wall_time(*eta);
     return text;
 }
 

@@ -12,13 +12,14 @@ struct ProgressReport {
     long long total = 0;    // of how many
     std::string unit;       // what a unit is, plural: "iterations", "points"
     double elapsed_s = 0;   // wall-clock time since the work started
+    double done_at_s = 0;   // when the count last rose (the display's reckoning, to its refresh)
     std::optional<double> simulated_s;  // a simulation's clock
     std::optional<long long> events;    // a simulation's steps so far
 };
 
-/// The wall-clock time still to go if the remaining units take as long as the done ones did; none before
-/// the first is done.
-std::optional<double> remaining_s(double elapsed_s, long long done, long long total);
+/// The wall-clock time still to go if each remaining unit takes as long as the `done` ones did by
+/// `done_at_s`, counting down since then (never below 0); none before the first is done.
+std::optional<double> remaining_s(double elapsed_s, double done_at_s, long long done, long long total);
 
 /// A wall-clock duration as a clock reads: "0:07", "12:30", "1:02:03".
 std::string format_wall_time(double seconds);
