@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -53,6 +54,13 @@ private:
 };
 
 pid_t start_child(const std::vector<std::string>& arguments, const std::string& stderr_path, const sigset_t& mask) {
+    // Made before the fork: the progress display's thread runs in the parent, and a child of a process
+    // with threads should do nothing but plain system calls until it executes.
+    std::vector<char*> argv;
+    static char self_name[] = "dtsim";
+    argv.push_back(self_name);
+    for (const auto& a : arguments) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
     const pid_t pid = fork();
     if (pid < 0) throw std::runtime_error("cannot start a child process");
     if (pid > 0) return pid;
@@ -61,11 +69,6 @@ pid_t start_child(const std::vector<std::string>& arguments, const std::string& 
     const int null = open("/dev/null", O_WRONLY);
     if (err >= 0) dup2(err, STDERR_FILENO);
     if (null >= 0) dup2(null, STDOUT_FILENO);
-    std::vector<char*> argv;
-    static char self_name[] = "dtsim";
-    argv.push_back(self_name);
-    for (const auto& a : arguments) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
     execv("/proc/self/exe", argv.data());
     _exit(127);
 }
@@ -78,7 +81,7 @@ std::string read_if_exists(const std::filesystem::path& path) {
 // Runs the children in `scratch`; returns the stop signal that ended the run early, 0 when every child ran.
 int run_in(const TemporaryDirectory& scratch, const SignalWatch& signals,
            const std::vector<std::vector<std::string>>& arguments, int jobs, const std::string& json_flag,
-           const std::function<void(size_t, const ChildResult&)>& on_done, std::vector<ChildResult>& results) {
+           std::atomic<long long>& done, std::vector<ChildResult>& results) {
     std::map<pid_t, size_t> running;
     size_t next = 0;
     int stop = 0;
@@ -111,7 +114,7 @@ int run_in(const TemporaryDirectory& scratch, const SignalWatch& signals,
         result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
         result.output_json = read_if_exists(json_path(i));
         result.error_text = read_if_exists(err_path(i));
-        if (stop == 0) on_done(i, result);
+        ++done;
     }
     return stop;
 }
@@ -119,14 +122,22 @@ int run_in(const TemporaryDirectory& scratch, const SignalWatch& signals,
 }  // namespace
 
 std::vector<ChildResult> run_children(const std::vector<std::vector<std::string>>& arguments, int jobs,
-                                      const std::string& json_flag,
-                                      const std::function<void(size_t, const ChildResult&)>& on_done) {
+                                      const std::string& json_flag, const ChildrenProgress& progress) {
     std::vector<ChildResult> results(arguments.size());
     int stop = 0;
     {
-        const SignalWatch signals;        // restored last,
-        const TemporaryDirectory scratch;  // after the scratch folder is gone
-        stop = run_in(scratch, signals, arguments, jobs, json_flag, on_done, results);
+        const SignalWatch signals;  // first, so that the display's thread starts with the signals blocked too
+        std::atomic<long long> done{0};
+        const ProgressDisplay display(progress.style, [&] {
+            ProgressReport report;
+            report.task = progress.task;
+            report.done = done.load();
+            report.total = static_cast<long long>(arguments.size());
+            report.unit = progress.unit;
+            return report;
+        });
+        const TemporaryDirectory scratch;  // removed before the signal mask is restored
+        stop = run_in(scratch, signals, arguments, jobs, json_flag, done, results);
     }
     if (stop != 0) {
         std::signal(stop, SIG_DFL);

@@ -1,9 +1,10 @@
 #pragma once
 // Runs simulations as child processes of this executable (SimGrid's engine is process-wide), at most
-// `jobs` at a time, reporting each completion.
-#include <functional>
+// `jobs` at a time, showing how many are done.
 #include <string>
 #include <vector>
+
+#include "progress_display.hpp"
 
 namespace dtsim::cli {
 
@@ -13,10 +14,15 @@ struct ChildResult {
     std::string error_text;   // what it wrote to stderr
 };
 
-/// `arguments[i]` are the arguments of child i after the executable name. `on_done(i, result)` is called
-/// in the parent as each child ends.
+/// What the progress of the children is shown as: "sweep: [3/10] points".
+struct ChildrenProgress {
+    ProgressStyle style = ProgressStyle::none;
+    std::string task;
+    std::string unit;
+};
+
+/// `arguments[i]` are the arguments of child i after the executable name.
 std::vector<ChildResult> run_children(const std::vector<std::vector<std::string>>& arguments, int jobs,
-                                      const std::string& json_flag,
-                                      const std::function<void(size_t, const ChildResult&)>& on_done);
+                                      const std::string& json_flag, const ChildrenProgress& progress);
 
 }  // namespace dtsim::cli

@@ -70,7 +70,7 @@ std::vector<const calibrate::Sample*> samples_to_replay(const std::vector<calibr
 }  // namespace
 
 std::vector<ValidationRow> cross_validate(const std::vector<calibrate::Sample>& samples, const std::string& environment_path,
-                                          const std::string& profile_path) {
+                                          const std::string& profile_path, sim::SimulationProgress* progress) {
     const auto layout = read_layout(environment_path);
     const auto profile = load_profile_file(profile_path);
     const auto scenario = load_scenario_text(scenario_text(layout, profile_path, profile.link_cost(LinkClass::inter_node).has_value()),
@@ -79,7 +79,7 @@ std::vector<ValidationRow> cross_validate(const std::vector<calibrate::Sample>& 
     if (chosen.empty()) throw InputError(environment_path + ": the calibration has no collective samples to validate");
     std::vector<sim::CollectiveTrial> trials;
     for (const auto* s : chosen) trials.push_back({std::get<NetworkOp>(s->op), s->bytes, s->ranks});
-    const auto predicted = sim::simulate_collectives(scenario, trials);
+    const auto predicted = sim::simulate_collectives(scenario, trials, progress);
     std::vector<ValidationRow> rows;
     for (size_t i = 0; i < chosen.size(); ++i)
         rows.push_back({std::get<NetworkOp>(chosen[i]->op), chosen[i]->ranks, chosen[i]->bytes, chosen[i]->time_s, predicted[i]});

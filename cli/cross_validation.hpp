@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dtsim/calibrate/samples.hpp"
+#include "dtsim/sim/simulation_progress.hpp"
 
 namespace dtsim::cli {
 
@@ -21,9 +22,10 @@ struct ValidationRow {
     double relative_error() const { return (predicted_s - measured_s) / measured_s; }
 };
 
-/// Simulates each collective sample on the calibration's layout (environment.json) with the profile.
+/// Simulates each collective sample on the calibration's layout (environment.json) with the profile;
+/// `progress`, if not null, follows the replay.
 std::vector<ValidationRow> cross_validate(const std::vector<calibrate::Sample>& samples, const std::string& environment_path,
-                                          const std::string& profile_path);
+                                          const std::string& profile_path, sim::SimulationProgress* progress);
 
 /// Per-sample table, then per operation the median and max |error|, all sizes and above 64 KB.
 void print_validation(std::ostream& out, const std::vector<ValidationRow>& rows);

@@ -14,6 +14,7 @@
 #include "dtsim/run_outputs.hpp"
 #include "dtsim/run_store.hpp"
 #include "profile_report.hpp"
+#include "progress_display.hpp"
 
 namespace dtsim::cli {
 namespace {
@@ -25,6 +26,8 @@ struct FitOptions {
     std::string db;
     std::string json;
     bool validate = false;
+    bool quiet = false;
+    bool progress_lines = false;
 };
 
 calibrate::SampleFile read_samples(const std::filesystem::path& directory) {
@@ -68,7 +71,12 @@ void validate(const FitOptions& options) {
     inputs.push_back({"the profile", options.paths[1]});
     prepare_output_files({{"--json", options.json}}, inputs);
     const auto samples = read_samples(directory);
-    const auto rows = cross_validate(samples.samples, (directory / "environment.json").string(), options.paths[1]);
+    sim::SimulationProgress progress;
+    const auto rows = [&] {
+        const ProgressDisplay display(progress_style(options.quiet, options.progress_lines),
+                                      [&progress] { return simulation_report("fit --validate", "collectives", progress); });
+        return cross_validate(samples.samples, (directory / "environment.json").string(), options.paths[1], &progress);
+    }();
     print_validation(std::cout, rows);
     if (!options.json.empty()) write_text_file(options.json, validation_json(rows).dump(2) + "\n");
 }
@@ -87,6 +95,8 @@ void add_fit_command(CLI::App& app, int& exit_code) {
     cmd->add_flag("--validate", options->validate,
                   "Simulate every measured collective from PROFILE's point-to-point fits and compare");
     cmd->add_option("--json", options->json, "With --validate: write the comparison as JSON");
+    cmd->add_flag("--quiet", options->quiet, "With --validate: no progress");
+    add_progress_lines_flag(*cmd, options->progress_lines);
     cmd->callback([options, &exit_code] {
         if (options->validate)
             validate(*options);

@@ -1,5 +1,3 @@
-#include <unistd.h>
-
 #include <iostream>
 #include <memory>
 
@@ -7,6 +5,7 @@
 #include "dtsim/sim/simulation.hpp"
 #include "dtsim/simulation_footprint.hpp"
 #include "dtsim/utf8_text.hpp"
+#include "progress_display.hpp"
 #include "run_report.hpp"
 
 namespace dtsim::cli {
@@ -18,6 +17,7 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
         RunOutputs outputs;
         std::string label;
         bool quiet = false;
+        bool progress_lines = false;
         bool sweep_point = false;
     };
     auto options = std::make_shared<Options>();
@@ -29,7 +29,8 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--trace", options->outputs.trace_path, "Write a Chrome/Perfetto trace of the timeline");
     cmd->add_option("--db", options->outputs.db_path, "Append the run to this SQLite runs database");
     cmd->add_option("--label", options->label, "A name for the run, stored with it and shown by `dtsim runs list`");
-    cmd->add_flag("--quiet", options->quiet, "Print nothing but errors");
+    cmd->add_flag("--quiet", options->quiet, "Print nothing but errors: no report, no warnings, no progress");
+    add_progress_lines_flag(*cmd, options->progress_lines);
     // Set by `dtsim sweep` on the runs it starts (hidden): see SweepValues.
     cmd->add_flag("--sweep-point", options->sweep_point, "The scenario is a point of a sweep")->group("");
     cmd->callback([options, &exit_code] {
@@ -41,15 +42,12 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
             for (const auto& warning : scenario.warnings) std::cerr << "dtsim: warning: " << warning << "\n";
             if (const auto note = large_run_note(scenario)) std::cerr << "dtsim: " << *note << "\n";
         }
-        const bool progress = !options->quiet && isatty(STDERR_FILENO);
-        const int iterations = scenario.training.iterations;
-        if (progress) std::cerr << "simulating " << scenario.cluster.gpus() << " GPUs ..." << std::flush;
-        auto show = [&](int done) {
-            std::cerr << "\rsimulating " << scenario.cluster.gpus() << " GPUs: iteration " << done + 1 << "/" << iterations
-                      << std::flush;
-        };
-        auto run = progress ? sim::simulate(scenario, show) : sim::simulate(scenario);
-        if (progress) std::cerr << " done\n";
+        sim::SimulationProgress progress;
+        auto run = [&] {
+            const ProgressDisplay display(progress_style(options->quiet, options->progress_lines),
+                                          [&progress] { return simulation_report("simulate", "iterations", progress); });
+            return sim::simulate(scenario, &progress);
+        }();
         run.label = options->label;
         const auto id = write_run_outputs(run, options->outputs);
         if (!options->quiet) {

@@ -1,5 +1,3 @@
-#include <unistd.h>
-
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -14,6 +12,7 @@
 #include "dtsim/units.hpp"
 #include "dtsim/utf8_text.hpp"
 #include "mpi_world.hpp"
+#include "progress_display.hpp"
 #include "sweep_points.hpp"
 #include "text_table.hpp"
 
@@ -30,6 +29,7 @@ struct SweepOptions {
     std::string db_path;
     std::string label;
     bool quiet = false;
+    bool progress_lines = false;
 };
 
 // The --set overrides of one point: the sweep's own, then the point's.
@@ -39,23 +39,29 @@ std::vector<std::string> point_overrides(const SweepOptions& options, const Swee
     return overrides;
 }
 
-// Why each point cannot run (its scenario is invalid); empty for the points that can. Many points take a
-// while to check: progress is said at every tenth of them.
-std::vector<std::string> invalid_points(const SweepOptions& options, const std::vector<SweepPoint>& points, bool progress) {
+// What loading each point's scenario says: why it cannot run (empty for the points that can), and the
+// warnings `simulate` would print for it. Many points take a while to check: progress is said at every
+// tenth of them.
+struct PointChecks {
+    std::vector<std::string> invalid;
+    std::vector<std::vector<std::string>> warnings;
+};
+
+PointChecks check_points(const SweepOptions& options, const std::vector<SweepPoint>& points, bool progress) {
     constexpr size_t kPointsWorthProgress = 100;
     const size_t tenth = points.size() / 10;
     progress = progress && points.size() >= kPointsWorthProgress;
-    std::vector<std::string> reasons(points.size());
+    PointChecks checks{std::vector<std::string>(points.size()), std::vector<std::vector<std::string>>(points.size())};
     for (size_t i = 0; i < points.size(); ++i) {
         try {
-            load_scenario_file(options.scenario, point_overrides(options, points[i]), SweepValues::skip);
+            checks.warnings[i] = load_scenario_file(options.scenario, point_overrides(options, points[i]), SweepValues::skip).warnings;
         } catch (const InputError& e) {
-            reasons[i] = e.what();
+            checks.invalid[i] = e.what();
         }
         if (progress && ((i + 1) % tenth == 0 || i + 1 == points.size()))
             std::cerr << "checked " << i + 1 << "/" << points.size() << " points\n";
     }
-    return reasons;
+    return checks;
 }
 
 std::string describe_point(const SweepPoint& point) {
@@ -120,8 +126,9 @@ int run_sweep(const SweepOptions& options) {
     count_sweep_points(axes, options.max_points, options.vary.empty() ? options.scenario + ": key 'sweep'" : "command line: --vary");
     const auto points = expand_sweep(axes);
     // Every point is checked before any simulation starts: an invalid one is skipped, said once, and the
-    // others run.
-    const auto skipped = invalid_points(options, points, !options.quiet && world.rank() == 0);
+    // others run. The points' warnings are said once each too, naming the points that give them.
+    const auto checks = check_points(options, points, !options.quiet && world.rank() == 0);
+    const auto& skipped = checks.invalid;
     std::vector<size_t> valid;
     for (size_t i = 0; i < points.size(); ++i) {
         if (skipped[i].empty())
@@ -129,6 +136,8 @@ int run_sweep(const SweepOptions& options) {
         else if (world.rank() == 0)
             std::cerr << "skipping point " << i + 1 << " (" << describe_point(points[i]) << "): " << skipped[i] << "\n";
     }
+    if (world.rank() == 0 && !options.quiet)
+        for (const auto& warning : sweep_warnings(checks.warnings)) std::cerr << "dtsim: warning: " << warning << "\n";
 
     std::vector<size_t> mine;
     std::vector<std::vector<std::string>> arguments;
@@ -142,14 +151,10 @@ int run_sweep(const SweepOptions& options) {
         arguments.push_back(args);
     }
     const int jobs = options.jobs > 0 ? options.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    size_t done = 0;
-    const auto results = run_children(arguments, jobs, "--json", [&](size_t j, const ChildResult& result) {
-        ++done;
-        if (options.quiet) return;
-        std::cerr << "[" << (world.size() > 1 ? "rank " + std::to_string(world.rank()) + " " : "") << done << "/"
-                  << arguments.size() << "] point " << mine[j] + 1 << (result.exit_code == 0 ? " done" : " FAILED")
-                  << "\n";
-    });
+    const auto results =
+        run_children(arguments, jobs, "--json",
+                     {progress_style(options.quiet, options.progress_lines, world.size()),
+                      world.size() > 1 ? "sweep (rank " + std::to_string(world.rank()) + ")" : "sweep", "points"});
 
     std::vector<std::string> records;
     for (size_t j = 0; j < results.size(); ++j) records.push_back(point_record(mine[j], results[j]).dump());
@@ -207,7 +212,8 @@ void add_sweep_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--json", options->json_path, "Write every point's overrides and summary as a JSON array");
     cmd->add_option("--db", options->db_path, "Append every point's run to this SQLite runs database");
     cmd->add_option("--label", options->label, "A name stored with every point's run (see `dtsim runs list`)");
-    cmd->add_flag("--quiet", options->quiet, "No progress lines");
+    cmd->add_flag("--quiet", options->quiet, "No progress and no warnings: only the table, and errors");
+    add_progress_lines_flag(*cmd, options->progress_lines);
     cmd->callback([options, &exit_code] { exit_code = run_sweep(*options); });
 }
 

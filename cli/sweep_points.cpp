@@ -1,5 +1,6 @@
 #include "sweep_points.hpp"
 
+#include <algorithm>
 #include <limits>
 
 #include "dtsim/input_error.hpp"
@@ -65,6 +66,37 @@ std::vector<std::string> as_overrides(const SweepPoint& point) {
     std::vector<std::string> overrides;
     for (const auto& [key, value] : point) overrides.push_back(key + "=" + value);
     return overrides;
+}
+
+namespace {
+
+// "point 4", "points 1-3, 5": runs of consecutive indices (from 0) as ranges of point numbers (from 1).
+std::string describe_points(const std::vector<size_t>& indices) {
+    std::string text;
+    for (size_t i = 0; i < indices.size();) {
+        size_t last = i;
+        while (last + 1 < indices.size() && indices[last + 1] == indices[last] + 1) ++last;
+        text += (text.empty() ? "" : ", ") + std::to_string(indices[i] + 1);
+        if (last > i) text += "-" + std::to_string(indices[last] + 1);
+        i = last + 1;
+    }
+    return (indices.size() == 1 ? "point " : "points ") + text;
+}
+
+}  // namespace
+
+std::vector<std::string> sweep_warnings(const std::vector<std::vector<std::string>>& warnings) {
+    std::vector<std::pair<std::string, std::vector<size_t>>> distinct;
+    for (size_t point = 0; point < warnings.size(); ++point)
+        for (const auto& warning : warnings[point]) {
+            auto it = std::find_if(distinct.begin(), distinct.end(), [&](const auto& d) { return d.first == warning; });
+            if (it == distinct.end()) it = distinct.insert(distinct.end(), {warning, {}});
+            if (it->second.empty() || it->second.back() != point) it->second.push_back(point);
+        }
+    std::vector<std::string> out;
+    for (const auto& [warning, points] : distinct)
+        out.push_back(warning + " (" + (points.size() == warnings.size() && warnings.size() > 1 ? "every point" : describe_points(points)) + ")");
+    return out;
 }
 
 }  // namespace dtsim::cli

@@ -28,4 +28,8 @@ std::vector<SweepPoint> expand_sweep(const std::vector<SweepAxis>& axes);
 
 std::vector<std::string> as_overrides(const SweepPoint& point);
 
+/// Each distinct warning of a sweep's points once, in the order first given, with the points (numbered from
+/// 1) that give it: "TEXT (points 1-3, 5)", or "TEXT (every point)". `warnings[i]` are point i's.
+std::vector<std::string> sweep_warnings(const std::vector<std::vector<std::string>>& warnings);
+
 }  // namespace dtsim::cli

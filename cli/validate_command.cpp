@@ -20,6 +20,7 @@
 #include "dtsim/run_store.hpp"
 #include "dtsim/scenario.hpp"
 #include "dtsim/units.hpp"
+#include "progress_display.hpp"
 #include "text_table.hpp"
 
 namespace dtsim::cli {
@@ -32,6 +33,8 @@ struct ValidateOptions {
     std::vector<std::string> overrides;
     std::string json_path;
     int jobs = 0;
+    bool quiet = false;
+    bool progress_lines = false;
 };
 
 struct Validation {
@@ -128,11 +131,8 @@ int run_validate(const ValidateOptions& options) {
         arguments.push_back(std::move(args));
     }
     const int jobs = options.jobs > 0 ? options.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    size_t done = 0;
-    const auto results = run_children(arguments, jobs, "--json", [&](size_t i, const ChildResult& result) {
-        std::cerr << "[" << ++done << "/" << arguments.size() << "] " << options.scenarios[i]
-                  << (result.exit_code == 0 ? " simulated" : " FAILED") << "\n";
-    });
+    const auto results =
+        run_children(arguments, jobs, "--json", {progress_style(options.quiet, options.progress_lines), "validate", "scenarios"});
 
     std::vector<Validation> rows;
     int worst = exit_code::ok;
@@ -168,6 +168,8 @@ void add_validate_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--set", options->overrides, "key.path=value, applied to every scenario as it was when measured");
     cmd->add_option("--json", options->json_path, "Also write the comparisons as JSON");
     cmd->add_option("--jobs", options->jobs, "Simulations at a time (default: one per core)");
+    cmd->add_flag("--quiet", options->quiet, "No progress");
+    add_progress_lines_flag(*cmd, options->progress_lines);
     cmd->callback([options, &exit_code] { exit_code = run_validate(*options); });
 }
 

@@ -53,7 +53,8 @@ std::vector<std::string> whatif_arguments(const WhatIfKnobs& knobs, const std::s
     } else {
         std::string values;
         for (int n : knobs.sweep_nodes) values += (values.empty() ? "" : ",") + std::to_string(n);
-        args.insert(args.end(), {"--vary", "cluster.nodes=" + values});
+        // The panel's progress bar reads the sweep's "[done/total]" lines from stderr, a pipe here.
+        args.insert(args.end(), {"--vary", "cluster.nodes=" + values, "--progress-lines"});
     }
     for (const auto& o : whatif_overrides(knobs, scenario_file)) args.insert(args.end(), {"--set", o});
     return args;

@@ -20,13 +20,6 @@ namespace sg4 = simgrid::s4u;
 
 namespace {
 
-// In flow fidelity a ring phase is one aggregate flow to the next rank, which a rank can finish as soon as
-// its two neighbours arrive; in the algorithm every rank's result needs every rank's data. Entering
-// together keeps that dependency: no rank leaves a collective before the last one has arrived.
-void enter_collective(const sg4::BarrierPtr& flow_entry) {
-    if (flow_entry) flow_entry->wait();
-}
-
 // Records a bucket's first collective, which this rank (whose data took `compute_s`) began at `start_s`:
 // the part spent on the slowest rank's compute as a wait on that worker, the rest as communication.
 void record_synchronised(SimulationContext& ctx, CollectiveReadiness& readiness, long long number, double compute_s,
@@ -42,13 +35,13 @@ struct Collectives {
     Collectives(const SimulationContext& ctx, int ranks)
         : readiness(ranks, ctx.workers),
           // With backup workers a group forms only when its last member is ready, which is the same rendezvous.
-          flow_entry(ctx.scenario.training.fidelity == Fidelity::flow && ctx.scenario.training.strategy.backup_workers == 0
-                         ? sg4::Barrier::create(static_cast<unsigned>(ranks))
-                         : nullptr) {
+          flow_barrier(ctx.scenario.training.fidelity == Fidelity::flow && ctx.scenario.training.strategy.backup_workers == 0
+                           ? sg4::Barrier::create(static_cast<unsigned>(ranks))
+                           : nullptr) {
         for (const auto& bucket : ctx.plan.buckets) compressed.push_back(compress_bucket(ctx.scenario, ctx.costs, bucket.bytes));
     }
     CollectiveReadiness readiness;
-    sg4::BarrierPtr flow_entry;  // flow fidelity: every rank enters each collective together
+    sg4::BarrierPtr flow_barrier;  // flow fidelity: the ranks start and end each collective together (run_together)
     std::unique_ptr<BackupGroups> backups;
     std::vector<CompressedBucket> compressed;  // per bucket of the plan, the same for every rank and iteration
 };
@@ -57,22 +50,24 @@ const char* first_collective_name(const CompressedBucket& bucket) { return bucke
 
 // A bucket's first collective among the ranks of `ring`.
 void first_collective(const Actor& actor, const RankGroup& ring, const CompressedBucket& bucket,
-                      const sg4::BarrierPtr& flow_entry) {
-    enter_collective(flow_entry);
-    if (bucket.sparse)  // top-k pairs cannot be summed in place: every rank gathers everyone's
-        ring_pass(actor, ring, bucket.first_bytes, ring.count - 1,
-                  calibrated_extra_step_s(actor.ctx, NetworkOp::allgather, ring, bucket.first_bytes * ring.count, ring.count - 1));
-    else
-        scenario_allreduce(actor, ring, bucket.first_bytes);
+                      const sg4::BarrierPtr& flow_barrier) {
+    const auto algorithm = actor.ctx.scenario.training.strategy.algorithm;
+    run_together(actor, flow_barrier, bucket.sparse || runs_ring_passes(algorithm), [&] {
+        if (bucket.sparse)  // top-k pairs cannot be summed in place: every rank gathers everyone's
+            ring_pass(actor, ring, bucket.first_bytes, ring.count - 1,
+                      calibrated_extra_step_s(actor.ctx, NetworkOp::allgather, ring, bucket.first_bytes * ring.count, ring.count - 1));
+        else
+            scenario_allreduce(actor, ring, bucket.first_bytes);
+    });
 }
 
 // PowerSGD's second factor, when the bucket has one.
 void second_collective(const Actor& actor, const RankGroup& ring, const CompressedBucket& bucket,
-                       const sg4::BarrierPtr& flow_entry, int it, int index) {
+                       const sg4::BarrierPtr& flow_barrier, int it, int index) {
     if (bucket.second_bytes <= 0) return;
     const double start = sg4::Engine::get_clock();
-    enter_collective(flow_entry);
-    scenario_allreduce(actor, ring, bucket.second_bytes);
+    run_together(actor, flow_barrier, runs_ring_passes(actor.ctx.scenario.training.strategy.algorithm),
+                 [&] { scenario_allreduce(actor, ring, bucket.second_bytes); });
     actor.ctx.record(ring.me(), Lane::comm, "allreduce", it, index, start, bucket.second_bytes);
 }
 
@@ -127,10 +122,10 @@ void allreduce_rank(SimulationContext* ctx, std::shared_ptr<Collectives> shared,
                 const double ready = compute.bucket_ready_s[k] + bucket.encode_s;
                 const long long number = shared->readiness.ready(rank, ready - iteration_start, ready);
                 state.waiting_for = "every rank to reach the collective";
-                first_collective(actor, cohort, bucket, shared->flow_entry);
+                first_collective(actor, cohort, bucket, shared->flow_barrier);
                 record_synchronised(*ctx, shared->readiness, number, ready - iteration_start, rank,
                                     first_collective_name(bucket), it, index, start, bucket.first_bytes);
-                second_collective(actor, cohort, bucket, shared->flow_entry, it, index);
+                second_collective(actor, cohort, bucket, shared->flow_barrier, it, index);
             }
             compute_on_comm_stream(*ctx, rank, 1, "decode", it, index, bucket.decode_s, bucket.coded_in_ring);
         }

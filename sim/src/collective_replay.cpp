@@ -33,7 +33,8 @@ void run_trial(const Actor& actor, int rank, const CollectiveTrial& trial) {
 
 }  // namespace
 
-std::vector<double> simulate_collectives(const Scenario& scenario, const std::vector<CollectiveTrial>& trials) {
+std::vector<double> simulate_collectives(const Scenario& scenario, const std::vector<CollectiveTrial>& trials,
+                                         SimulationProgress* progress) {
     const int world = scenario.cluster.gpus();
     for (const auto& trial : trials)
         if (trial.ranks < 2 || trial.ranks > world)
@@ -43,6 +44,7 @@ std::vector<double> simulate_collectives(const Scenario& scenario, const std::ve
     // all-to-alls replayed here.
     CostModel costs(scenario);
     costs.share_ports_perfectly();
+    report_progress_to(progress, static_cast<int>(trials.size()));
     SimulationContext ctx(scenario, costs, build_platform(scenario, costs), {});
     ctx.passes_start_idle = true;
     std::vector<double> starts(trials.size(), 0), ends(trials.size(), 0);
@@ -51,12 +53,13 @@ std::vector<double> simulate_collectives(const Scenario& scenario, const std::ve
     for (int rank = 0; rank < world; ++rank) {
         const int slot = ctx.register_actor("rank " + std::to_string(rank));
         sg4::Actor::create("rank-" + std::to_string(rank), ctx.platform.gpu_hosts[static_cast<size_t>(rank)],
-                           [&ctx, &trials, &starts, &ends, barrier, rank, slot] {
+                           [&ctx, &trials, &starts, &ends, barrier, rank, slot, progress] {
                                for (size_t t = 0; t < trials.size(); ++t) {
                                    barrier->wait();
                                    starts[t] = sg4::Engine::get_clock();
                                    if (rank < trials[t].ranks) run_trial(Actor{ctx, slot}, rank, trials[t]);
                                    ends[t] = std::max(ends[t], sg4::Engine::get_clock());
+                                   if (progress && rank == 0) progress->done.store(static_cast<int>(t) + 1, std::memory_order_relaxed);
                                }
                                ctx.state(slot).finished = true;
                            });

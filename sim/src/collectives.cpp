@@ -155,6 +155,10 @@ void exchange_with_all(const Actor& actor, const RankGroup& group, double share)
 
 }  // namespace
 
+bool runs_ring_passes(AllReduceAlgorithm algorithm) {
+    return algorithm == AllReduceAlgorithm::ring || algorithm == AllReduceAlgorithm::hierarchical;
+}
+
 void send_detached_message(const Actor& actor, int from, int to, double bytes, int channel) {
     const auto cost = actor.ctx.message_cost(from, to, bytes);
     if (cost.overhead_s > 0) sg4::this_actor::sleep_for(cost.overhead_s);

@@ -239,8 +239,8 @@ private:
         const double start = sg4::Engine::get_clock();
         const auto group = rank_group(shared_.layout.group(rank_, Dimension::cp));
         ctx_.state(actor_.slot).waiting_for = "the context-parallel exchange";
-        shared_.barriers.enter(Stream::compute, group);
-        calibrated_allgather(actor_, group, costs_.context_bytes * group.count);
+        shared_.barriers.run(actor_, Stream::compute, group, true,
+                             [&] { calibrated_allgather(actor_, group, costs_.context_bytes * group.count); });
         // Bytes as nccl-tests counts them: the whole gathered array.
         ctx_.record(rank_, Lane::comm, forward ? "cp allgather" : "cp reduce-scatter", iteration_, microbatch_, start,
                     costs_.context_bytes * group.count);
@@ -310,12 +310,11 @@ private:
         const double dense = contents_.dense_parameters, expert = contents_.expert_parameters;
         const double gather_start = sg4::Engine::get_clock();
         ctx_.state(actor_.slot).waiting_for = "the data-parallel parameter all-gather";
-        shared_.barriers.enter(Stream::compute, groups_.dense);
-        calibrated_allgather(actor_, groups_.dense, dense * element);
-        if (expert > 0) {
-            shared_.barriers.enter(Stream::compute, groups_.expert);
-            calibrated_allgather(actor_, groups_.expert, expert * element);
-        }
+        shared_.barriers.run(actor_, Stream::compute, groups_.dense, true,
+                             [&] { calibrated_allgather(actor_, groups_.dense, dense * element); });
+        if (expert > 0)
+            shared_.barriers.run(actor_, Stream::compute, groups_.expert, true,
+                                 [&] { calibrated_allgather(actor_, groups_.expert, expert * element); });
         ctx_.record(rank_, Lane::comm, "dp allgather", iteration_, 0, gather_start, (dense + expert) * element);
     }
 

@@ -9,11 +9,11 @@
 namespace dtsim::sim {
 namespace sg4 = simgrid::s4u;
 
-void FlowBarriers::enter(Stream stream, const RankGroup& group) {
-    if (!flow_ || group.count < 2) return;
+sg4::BarrierPtr FlowBarriers::barrier(Stream stream, const RankGroup& group) {
+    if (!flow_ || group.count < 2) return nullptr;
     auto& barrier = barriers_[{static_cast<int>(stream), group.first, group.stride, group.count}];
     if (!barrier) barrier = sg4::Barrier::create(static_cast<unsigned>(group.count));
-    barrier->wait();
+    return barrier;
 }
 
 DataGroups data_groups(const SimulationContext& ctx, const ParallelLayout& layout, int rank) {
@@ -36,18 +36,16 @@ const char* gradient_span_name(GradientOp op) { return op == GradientOp::allredu
 
 void reduce(const Actor& actor, FlowBarriers& barriers, const DataGroups& groups, const GradientJob& job) {
     const auto& group = job.expert ? groups.expert : groups.dense;
+    const bool ring_allreduce = runs_ring_passes(actor.ctx.scenario.training.strategy.algorithm);
     switch (job.op) {
         case GradientOp::allreduce:
-            barriers.enter(Stream::gradients, group);
-            return scenario_allreduce(actor, group, job.bytes);
+            return barriers.run(actor, Stream::gradients, group, ring_allreduce, [&] { scenario_allreduce(actor, group, job.bytes); });
         case GradientOp::reduce_scatter:
-            barriers.enter(Stream::gradients, group);
-            return calibrated_reduce_scatter(actor, group, job.bytes);
+            return barriers.run(actor, Stream::gradients, group, true, [&] { calibrated_reduce_scatter(actor, group, job.bytes); });
         case GradientOp::hybrid:  // reduce-scatter within the shard group, all-reduce the shard across replicas
-            barriers.enter(Stream::gradients, groups.shard);
-            calibrated_reduce_scatter(actor, groups.shard, job.bytes);
-            barriers.enter(Stream::gradients, groups.replica);
-            return scenario_allreduce(actor, groups.replica, job.bytes / groups.shard.count);
+            barriers.run(actor, Stream::gradients, groups.shard, true, [&] { calibrated_reduce_scatter(actor, groups.shard, job.bytes); });
+            return barriers.run(actor, Stream::gradients, groups.replica, ring_allreduce,
+                                [&] { scenario_allreduce(actor, groups.replica, job.bytes / groups.shard.count); });
     }
 }
 
@@ -85,8 +83,7 @@ void run_gather_stream(const Actor& actor, RankStreams& streams, FlowBarriers& b
         const double start = sg4::Engine::get_clock();
         state.waiting_for = "the sharding group's parameter all-gather";
         const auto& group = job.expert ? groups.expert : groups.shard;
-        barriers.enter(Stream::gather, group);
-        calibrated_allgather(actor, group, job.bytes);
+        barriers.run(actor, Stream::gather, group, true, [&] { calibrated_allgather(actor, group, job.bytes); });
         actor.ctx.record(groups.dense.me(), Lane::comm, "dp allgather", job.iteration, job.index, start, job.bytes);
         streams.gathered->release();
     }

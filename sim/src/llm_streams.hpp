@@ -2,7 +2,7 @@
 // The side streams of a rank in an LLM layout, fed by its compute stream (llm_actors.cpp): the gradient
 // stream reduces buckets as backward produces them; the gather stream (ZeRO-3, FSDP full or hybrid)
 // all-gathers each layer's parameters before the compute stream needs them, one layer ahead with
-// prefetch. Flow fidelity enters every ring collective with all of its group (allreduce_actor.cpp).
+// prefetch. Flow fidelity starts and ends every ring collective with all of its group (run_together).
 #include <simgrid/s4u/Barrier.hpp>
 #include <simgrid/s4u/Semaphore.hpp>
 
@@ -20,13 +20,20 @@ enum class Stream { compute = 0, gradients = 1, gather = 2 };
 
 inline RankGroup rank_group(const StridedGroup& group) { return RankGroup{group.first, group.stride, group.count, group.position}; }
 
-/// Flow fidelity: one barrier per group and stream, entered before each ring collective; none in step.
+/// Flow fidelity: one barrier per group and stream, with which its members run each collective together
+/// (run_together); none in step.
 class FlowBarriers {
 public:
     explicit FlowBarriers(bool flow) : flow_(flow) {}
-    void enter(Stream stream, const RankGroup& group);
+    /// Runs a collective of `group` on `stream`; `ring_passes`: whether it runs ring passes.
+    template <class Collective>
+    void run(const Actor& actor, Stream stream, const RankGroup& group, bool ring_passes, Collective&& collective) {
+        run_together(actor, barrier(stream, group), ring_passes, std::forward<Collective>(collective));
+    }
 
 private:
+    simgrid::s4u::BarrierPtr barrier(Stream stream, const RankGroup& group);
+
     bool flow_;
     std::map<std::tuple<int, int, int, int>, simgrid::s4u::BarrierPtr> barriers_;
 };

@@ -2,6 +2,7 @@
 
 #include <simgrid/s4u/Engine.hpp>
 
+#include <functional>
 #include <sstream>
 
 #include "dtsim/sim/actors.hpp"
@@ -54,13 +55,16 @@ void require_resolvable_clock(const Scenario& scenario) {
 
 }  // namespace
 
-Run simulate(const Scenario& scenario, const std::function<void(int)>& on_iteration) {
+Run simulate(const Scenario& scenario, SimulationProgress* progress) {
     const auto& strategy = scenario.training.strategy;
     const int servers = strategy.kind == StrategyKind::parameter_server ? strategy.servers : 0;
     // An LLM layout runs up to three actors per rank (llm_actors.cpp).
     const int actors = scenario.training.llm ? 3 * scenario.cluster.gpus() : scenario.cluster.gpus() + 2 * servers;
     auto engine = start_engine(actors, scenario.cluster.network_model);
     const CostModel costs(scenario);
+    std::function<void(int)> on_iteration;
+    if (progress) on_iteration = [progress](int iteration) { progress->done.store(iteration + 1, std::memory_order_relaxed); };
+    report_progress_to(progress, scenario.training.iterations);
     SimulationContext ctx(scenario, costs, build_platform(scenario, costs), on_iteration);
     const auto spawn_training = [&ctx] {
         if (ctx.scenario.training.llm)

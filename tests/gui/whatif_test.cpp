@@ -46,7 +46,7 @@ TEST_CASE("gui::whatif_overrides: knobs become --set overrides, a preset NIC kee
     ring.sweep_nodes = {2, 4};
     ring.nodes = 8;  // the sweep decides the node count
     CHECK(whatif_arguments(ring, kRingScenario.toStdString(), "runs.db") ==
-          std::vector<std::string>{"sweep", kRingScenario.toStdString(), "--db", "runs.db", "--vary", "cluster.nodes=2,4", "--set",
+          std::vector<std::string>{"sweep", kRingScenario.toStdString(), "--db", "runs.db", "--vary", "cluster.nodes=2,4", "--progress-lines", "--set",
                                    "cluster.nic.bandwidth=50Gbps", "--set", "training.strategy={kind: allreduce, algorithm: tree}"});
 }
 

@@ -94,10 +94,10 @@ TEST_CASE("under mpirun a sweep splits its points over the ranks and rank 0 prin
     const auto result = test::run_command("mpirun", {"--allow-run-as-root", "--oversubscribe", "-x", "ASAN_OPTIONS=detect_leaks=0", "-np", "2",
                                                      test::dtsim_executable(),
                                                      "sweep", scenario, "--vary", "cluster.nodes=1,2,4", "--jobs", "1",
-                                                     "--json", dir.file("sweep.json")});
+                                                     "--json", dir.file("sweep.json"), "--progress-lines"});
     CAPTURE(result.output);
     REQUIRE(result.exit_code == 0);
-    CHECK_THAT(result.output, Catch::Contains("[rank 1 1/1] point 2 done"));
+    CHECK_THAT(result.output, Catch::Contains("sweep (rank 1): [1/1] points, "));
     const auto json = read_json(dir.file("sweep.json"));
     REQUIRE(json.size() == 3);
     for (size_t i = 0; i < 3; ++i) CHECK(json[i]["result"]["gpus"] == 8 << i);

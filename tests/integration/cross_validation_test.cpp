@@ -47,10 +47,13 @@ nlohmann::json validate(const test::TempDir& dir, const Profile& profile,
         for (double bytes : {4096.0, 65536.0, 1048576.0, 16777216.0})
             lines += sample_line(op, bytes, time_of(bytes), across_nodes) + "\n";
     write(dir.file("samples.jsonl"), lines);
-    const auto result = test::run_dtsim({"fit", "--validate", dir.path().string(), dir.file("profile.json"), "--json", dir.file("v.json")});
+    const auto result = test::run_dtsim(
+        {"fit", "--validate", dir.path().string(), dir.file("profile.json"), "--json", dir.file("v.json"), "--progress-lines"});
     CAPTURE(result.output);
     REQUIRE(result.exit_code == 0);
-    CHECK_THAT(result.output, Catch::Contains("median |err|"));
+    const auto replayed = std::to_string(4 * closed_forms.size());
+    CHECK_THAT(result.output, Catch::Contains("median |err|") &&
+                                  Catch::Contains("fit --validate: [" + replayed + "/" + replayed + "] collectives, "));
     std::ifstream in(dir.file("v.json"));
     return nlohmann::json::parse(in);
 }

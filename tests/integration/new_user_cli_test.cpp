@@ -14,12 +14,6 @@ namespace {
 
 std::string shipped(const std::string& name) { return (test::source_dir() / "scenarios" / name).string(); }
 
-std::size_t occurrences(const std::string& text, const std::string& word) {
-    std::size_t count = 0;
-    for (auto at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) ++count;
-    return count;
-}
-
 const std::vector<std::string> kSmall = {"--set", "cluster.nodes=2", "--set", "training.iterations=1", "--set",
                                          "training.fidelity=step"};
 
@@ -45,14 +39,14 @@ TEST_CASE("a profile of another GPU given with --set is refused, and allowed onl
 TEST_CASE("implausible sizes warn once and do not change the exit code", "[integration][cli]") {
     const auto bucket = simulate({"training.strategy.bucket=25"});
     CHECK(bucket.exit_code == 0);
-    CHECK(occurrences(bucket.output, "dtsim: warning:") == 1);
+    CHECK(test::occurrences(bucket.output, "dtsim: warning:") == 1);
     CHECK_THAT(bucket.output, Catch::Contains("key 'training.strategy.bucket'") && Catch::Contains("implausibly small bucket"));
     const auto batch = simulate({"model.batch_per_gpu=4096"});
     CHECK(batch.exit_code == 0);
-    CHECK(occurrences(batch.output, "dtsim: warning:") == 1);
+    CHECK(test::occurrences(batch.output, "dtsim: warning:") == 1);
     CHECK_THAT(batch.output, Catch::Contains("key 'model.batch_per_gpu'") && Catch::Contains("does not fit"));
-    CHECK(occurrences(simulate({}).output, "warning") == 0);
-    CHECK(occurrences(simulate({"training.strategy.bucket=25"}, "--quiet").output, "warning") == 0);
+    CHECK(test::occurrences(simulate({}).output, "warning") == 0);
+    CHECK(test::occurrences(simulate({"training.strategy.bucket=25"}, "--quiet").output, "warning") == 0);
 }
 
 TEST_CASE("dtsim model show prints a zoo model's or a config.json's layers, parameters and FLOPs", "[integration][cli][zoo]") {

@@ -54,10 +54,10 @@ TEST_CASE("dtsim validate reports the exact error of the simulation against the 
     const double predicted_rate = predicted["samples_per_s"].get<double>();
 
     const auto result = test::run_dtsim({"validate", scenario, "--profile", profile, "--db", db, "--set", kSets[0], "--set", kSets[1],
-                                         "--json", dir.file("validate.json")});
+                                         "--json", dir.file("validate.json"), "--progress-lines"});
     CAPTURE(result.output);
     REQUIRE(result.exit_code == 0);
-    CHECK_THAT(result.output, Catch::Contains("over 1 scenario(s): median"));
+    CHECK_THAT(result.output, Catch::Contains("over 1 scenario(s): median") && Catch::Contains("validate: [1/1] scenarios, "));
     const auto rows = read_json_file(dir.file("validate.json"));
     REQUIRE(rows.size() == 1);
     const auto& metrics = rows[0]["comparison"]["metrics"];
@@ -73,7 +73,7 @@ TEST_CASE("dtsim validate refuses a scenario without a stored measurement, namin
     const auto db = dir.file("runs.db");
     // Only a prediction is stored: it is not a measurement.
     REQUIRE(test::run_dtsim({"simulate", scenario, "--quiet", "--set", kSets[0], "--set", kSets[1], "--db", db}).exit_code == 0);
-    const auto result = test::run_dtsim({"validate", scenario, "--profile", profile, "--db", db, "--set", kSets[0], "--set", kSets[1]});
+    const auto result = test::run_dtsim({"validate", scenario, "--profile", profile, "--db", db, "--set", kSets[0], "--set", kSets[1], "--quiet"});
     CAPTURE(result.output);
     CHECK(result.exit_code == 2);
     CHECK_THAT(result.output, Catch::Contains("no measured run of this scenario") && Catch::Contains("dtsim-runtime measure"));

@@ -108,6 +108,12 @@ std::vector<double> simulate_collectives_in_child(const Scenario& scenario,
     return times;
 }
 
+std::size_t occurrences(const std::string& text, const std::string& word) {
+    std::size_t count = 0;
+    for (auto at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) ++count;
+    return count;
+}
+
 std::string quick_scenario(const std::string& name) {
     return "name: " + name + R"(
 cluster: {nodes: 2, gpus_per_node: 1, gpu: h100-sxm, nic: ib-ndr}

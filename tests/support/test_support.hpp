@@ -22,6 +22,8 @@ struct CommandResult {
 CommandResult run_command(const std::string& program, const std::vector<std::string>& arguments);
 /// Runs build/bin/dtsim with these arguments.
 CommandResult run_dtsim(const std::vector<std::string>& arguments);
+/// How many times `word` occurs in `text`.
+std::size_t occurrences(const std::string& text, const std::string& word);
 /// The path of build/bin/dtsim.
 std::string dtsim_executable();
 /// The path of build/bin/dtsim-runtime.

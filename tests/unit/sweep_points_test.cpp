@@ -34,3 +34,11 @@ TEST_CASE("a sweep's points are counted before they are built, and capped", "[un
     CHECK_THROWS_WITH(cli::count_sweep_points(many, cli::kMaxSweepPoints, "s.yaml: key 'sweep'"),
                       Catch::StartsWith("s.yaml: key 'sweep': the sweep has more than 1024 points (10 × 10"));
 }
+
+TEST_CASE("a sweep's warnings are said once each, naming the points that give them", "[unit][sweep]") {
+    CHECK(cli::sweep_warnings({{"small"}, {"small", "batch"}, {}, {"small"}, {"batch"}, {"batch"}}) ==
+          std::vector<std::string>{"small (points 1-2, 4)", "batch (points 2, 5-6)"});
+    CHECK(cli::sweep_warnings({{"small"}, {"small"}, {"small"}}) == std::vector<std::string>{"small (every point)"});
+    CHECK(cli::sweep_warnings({{"small"}}) == std::vector<std::string>{"small (point 1)"});
+    CHECK(cli::sweep_warnings({{}, {}}).empty());
+}

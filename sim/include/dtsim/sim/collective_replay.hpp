@@ -8,6 +8,7 @@
 
 #include "dtsim/network_ops.hpp"
 #include "dtsim/scenario.hpp"
+#include "dtsim/sim/simulation_progress.hpp"
 
 namespace dtsim::sim {
 
@@ -18,7 +19,8 @@ struct CollectiveTrial {
 };
 
 /// Simulated time of each trial: from a common start to the last taking-part rank's finish. Starts the
-/// process's SimGrid engine (once per process, as simulate()).
-std::vector<double> simulate_collectives(const Scenario& scenario, const std::vector<CollectiveTrial>& trials);
+/// process's SimGrid engine (once per process, as simulate()). `progress`, if given, counts the trials done.
+std::vector<double> simulate_collectives(const Scenario& scenario, const std::vector<CollectiveTrial>& trials,
+                                         SimulationProgress* progress = nullptr);
 
 }  // namespace dtsim::sim

@@ -7,8 +7,10 @@
 // that a phase of s steps of c bytes takes s·L + s·c/B like its step form when links are not shared.
 // Only ring passes have a flow form: the tree, halving-doubling and direct algorithms change partners
 // from step to step, so they send every message in both fidelities.
+#include <simgrid/s4u/Barrier.hpp>
 #include <simgrid/s4u/Comm.hpp>
 
+#include <utility>
 #include <vector>
 
 #include "dtsim/collective_trees.hpp"
@@ -33,6 +35,24 @@ struct RankGroup {
     int next() const { return rank_at(position + 1); }
     int previous() const { return rank_at(position - 1); }
 };
+
+/// Whether an all-reduce algorithm runs ring passes, the only collectives with a `flow` form.
+bool runs_ring_passes(AllReduceAlgorithm algorithm);
+
+/// Runs `collective` with `barrier`, shared by its members in flow fidelity (null in step fidelity, where
+/// every message is sent and the members keep one another in step). A ring phase sent as one flow per rank
+/// lets a rank start as soon as its two neighbours have, and finish as soon as they are done; in the
+/// algorithm every rank's result needs every rank's data, and the ring goes at its slowest link's pace.
+/// So the members start together, when the last one arrives, and after ring passes (`ring_passes`) they
+/// finish together, when the last one is done, as the steps would have them within one step.
+template <class Collective>
+void run_together(const Actor& actor, const simgrid::s4u::BarrierPtr& barrier, bool ring_passes, Collective&& collective) {
+    if (barrier) barrier->wait();
+    std::forward<Collective>(collective)();
+    if (!barrier || !ring_passes) return;
+    actor.waits_for("every member to finish the collective");
+    barrier->wait();
+}
 
 /// A point-to-point message of `bytes` from rank `from` to `to` (pipeline sends), sent after its
 /// sender-side overhead and not waited for: only its receiver waits for it (none where the scenario's debug

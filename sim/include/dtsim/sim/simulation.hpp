@@ -4,12 +4,12 @@
 // SimGrid's engine is process-wide: a second simulation in the same process would inherit the first
 // one's clock and state. Call simulate() at most once per process (the CLI, a forked child, a test's
 // child process).
-#include <functional>
 #include <stdexcept>
 #include <string>
 
 #include "dtsim/run.hpp"
 #include "dtsim/scenario.hpp"
+#include "dtsim/sim/simulation_progress.hpp"
 
 namespace dtsim::sim {
 
@@ -19,7 +19,7 @@ public:
     explicit DeadlockError(const std::string& message) : std::runtime_error(message) {}
 };
 
-/// `on_iteration(i)`, if given, is called as each iteration completes (for progress display).
-Run simulate(const Scenario& scenario, const std::function<void(int)>& on_iteration = {});
+/// `progress`, if given, follows the simulated clock and the iterations completed (for a progress display).
+Run simulate(const Scenario& scenario, SimulationProgress* progress = nullptr);
 
 }  // namespace dtsim::sim
