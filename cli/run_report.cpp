@@ -61,6 +61,8 @@ void print_run_summary_table(std::ostream& out, const RunSummary& s, const std::
     if (s.staleness_max > 0)
         table.add_row({"staleness mean / p50 / p99 / max", fixed(s.staleness_mean, 2) + " / " + fixed(s.staleness_p50, 0) + " / " +
                                                               fixed(s.staleness_p99, 0) + " / " + fixed(s.staleness_max, 0)});
+    if (s.staleness_clocks_max > 0)
+        table.add_row({"staleness in clocks mean / max", fixed(s.staleness_clocks_mean, 2) + " / " + fixed(s.staleness_clocks_max, 0)});
     if (s.server_link_utilisation > 0) table.add_row({"server link utilisation", percent(s.server_link_utilisation)});
     if (s.lost_work_s > 0 || s.restart_s > 0)
         table.add_row({"lost to a node failure: work / restart", format_seconds(s.lost_work_s) + " / " + format_seconds(s.restart_s)});

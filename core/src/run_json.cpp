@@ -32,6 +32,8 @@ nlohmann::ordered_json summary_to_json(const RunSummary& s) {
     j["staleness_p50"] = s.staleness_p50;
     j["staleness_p99"] = s.staleness_p99;
     j["staleness_max"] = s.staleness_max;
+    j["staleness_clocks_mean"] = s.staleness_clocks_mean;
+    j["staleness_clocks_max"] = s.staleness_clocks_max;
     j["server_link_utilisation"] = s.server_link_utilisation;
     j["lost_work_s"] = s.lost_work_s;
     j["restart_s"] = s.restart_s;
@@ -77,6 +79,8 @@ RunSummary summary_from_json(const nlohmann::json& j) {
     s.staleness_p50 = j.value("staleness_p50", 0.0);
     s.staleness_p99 = j.value("staleness_p99", 0.0);
     s.staleness_max = j.value("staleness_max", 0.0);
+    s.staleness_clocks_mean = j.value("staleness_clocks_mean", 0.0);  // absent before clocks were reported
+    s.staleness_clocks_max = j.value("staleness_clocks_max", 0.0);
     s.server_link_utilisation = j.value("server_link_utilisation", 0.0);
     s.lost_work_s = j.value("lost_work_s", 0.0);
     s.restart_s = j.value("restart_s", 0.0);

@@ -58,6 +58,8 @@ struct RunSummary {
     double staleness_p50 = 0;              // gradient was computed on and those it is applied to (0 for sync)
     double staleness_p99 = 0;
     double staleness_max = 0;
+    double staleness_clocks_mean = 0;      // the same in clocks (iterations): how many of the last clocks' updates
+    double staleness_clocks_max = 0;       // the parameters may have missed; at most s under SSP(s), 0 for sync
     double server_link_utilisation = 0;    // parameter server: busiest direction of a server's NIC, mean over servers
     double lost_work_s = 0;                // node failure: work done since the recovery point and lost, per worker
     double restart_s = 0;                  // node failure: time to restart or re-form
