@@ -40,6 +40,9 @@ std::string shares_line(const RunSummary& s) {
 void print_run_summary_table(std::ostream& out, const RunSummary& s, const std::string& indent) {
     TextTable table({"metric", "value"}, {false, true});
     table.add_row({"iteration time", format_seconds(s.iteration_time_s)});
+    if (s.uncertainty_draws > 0)
+        table.add_row({"iteration time, 90 % interval", format_seconds(s.iteration_time_low_s) + " - " + format_seconds(s.iteration_time_high_s) +
+                                                            " (" + std::to_string(s.uncertainty_draws) + " draws of the profile)"});
     table.add_row({"throughput", fixed(s.samples_per_s, 1) + " samples/s"});
     if (s.tokens_per_s > 0) table.add_row({"tokens", fixed(s.tokens_per_s, 0) + " tokens/s"});
     if (s.model_flops_utilisation > 0) {

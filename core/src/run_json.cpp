@@ -15,6 +15,11 @@ nlohmann::ordered_json summary_to_json(const RunSummary& s) {
     j["gpus_per_node"] = s.gpus_per_node;
     j["batch_per_gpu"] = s.batch_per_gpu;
     j["iteration_time_s"] = s.iteration_time_s;
+    if (s.uncertainty_draws > 0) {
+        j["uncertainty_draws"] = s.uncertainty_draws;
+        j["iteration_time_low_s"] = s.iteration_time_low_s;
+        j["iteration_time_high_s"] = s.iteration_time_high_s;
+    }
     j["samples_per_s"] = s.samples_per_s;
     j["single_gpu_iteration_time_s"] = s.single_gpu_iteration_time_s;
     j["speedup"] = s.speedup;
@@ -61,6 +66,9 @@ RunSummary summary_from_json(const nlohmann::json& j) {
     s.gpus_per_node = j.value("gpus_per_node", 0);
     s.batch_per_gpu = j.value("batch_per_gpu", 0);
     s.iteration_time_s = j.at("iteration_time_s").get<double>();
+    s.uncertainty_draws = j.value("uncertainty_draws", 0);
+    s.iteration_time_low_s = j.value("iteration_time_low_s", 0.0);
+    s.iteration_time_high_s = j.value("iteration_time_high_s", 0.0);
     s.samples_per_s = j.at("samples_per_s").get<double>();
     s.single_gpu_iteration_time_s = j.value("single_gpu_iteration_time_s", 0.0);
     s.speedup = j.at("speedup").get<double>();

@@ -41,6 +41,9 @@ struct RunSummary {
     int gpus_per_node = 0;
     int batch_per_gpu = 0;
     double iteration_time_s = 0;          // mean over the iterations after the first
+    int uncertainty_draws = 0;            // simulate --uncertainty N: draws of the profile's costs (0: none)
+    double iteration_time_low_s = 0;      // and the 5th and 95th percentiles of the iteration time over them
+    double iteration_time_high_s = 0;
     double samples_per_s = 0;
     double single_gpu_iteration_time_s = 0;
     double speedup = 0;                    // throughput against one GPU
