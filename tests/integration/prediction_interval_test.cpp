@@ -69,7 +69,7 @@ TEST_CASE("a prediction interval contains the point prediction and narrows with 
     CHECK(many.high - many.low == Approx((few.high - few.low) / 2).epsilon(1e-3));
 }
 
-TEST_CASE("--uncertainty needs a profile that kept its standard errors", "[integration][profile]") {
+TEST_CASE("simulate --uncertainty needs a profile that kept its standard errors", "[integration][profile]") {
     test::TempDir dir;
     const auto without_errors = simulate(dir, 0, {"--uncertainty", "5"});
     CHECK(without_errors.exit_code == 2);
