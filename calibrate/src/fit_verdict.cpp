@@ -41,15 +41,6 @@ std::map<Family, const NetworkFit*> fewest_ranks(const Profile& profile) {
 
 }  // namespace
 
-std::string_view to_string(FitRating rating) {
-    switch (rating) {
-        case FitRating::good: return "good";
-        case FitRating::check: return "check";
-        case FitRating::poor: return "poor";
-    }
-    return "?";
-}
-
 std::vector<FitVerdict> judge_network_fits(const Profile& profile) {
     const auto least = fewest_ranks(profile);
     std::vector<FitVerdict> verdicts;

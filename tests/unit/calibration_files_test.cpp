@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "dtsim/calibrate/environment.hpp"
+#include "dtsim/calibrate/fit_verdict.hpp"
 #include "dtsim/calibrate/samples.hpp"
 #include "dtsim/input_error.hpp"
 #include "dtsim/name_table.hpp"
@@ -202,6 +203,8 @@ TEST_CASE("environment.json: the command names no machine paths", "[unit][calibr
 TEST_CASE("name tables: every value of the calibration vocabularies has a name that parses back", "[unit][calibrate]") {
     for (const auto& [kernel, name] : kCodecKernelNames.entries) CHECK(kCodecKernelNames.parse(name) == kernel);
     for (const auto& [link_class, name] : kLinkClassNames.entries) CHECK(kLinkClassNames.parse(name) == link_class);
+    for (const auto& [rating, name] : kFitRatingNames.entries) CHECK(kFitRatingNames.parse(name) == rating);
+    CHECK(kFitRatingNames.name(FitRating::poor) == "poor");  // the last value has its name
     for (auto name : calibration_op_names()) CHECK(to_string(*parse_calibration_op(name)) == name);
     CHECK(calibration_op_names().size() == kNetworkOpNames.entries.size() + kComputeOpNames.entries.size());
     CHECK_FALSE(parse_calibration_op("allreduse"));

@@ -13,12 +13,15 @@
 #include <string>
 #include <vector>
 
+#include "dtsim/name_table.hpp"
 #include "dtsim/profile.hpp"
 
 namespace dtsim::calibrate {
 
 enum class FitRating { good, check, poor };
-std::string_view to_string(FitRating rating);
+inline constexpr auto kFitRatingNames =
+    make_name_table(std::pair{FitRating::good, "good"}, std::pair{FitRating::check, "check"}, std::pair{FitRating::poor, "poor"});
+constexpr std::string_view to_string(FitRating rating) { return kFitRatingNames.name(rating); }
 
 struct FitVerdict {
     FitRating rating = FitRating::good;
