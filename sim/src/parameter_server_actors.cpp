@@ -221,7 +221,9 @@ void push_bucket(SimulationContext& ctx, ParameterServers& ps, const Endpoint& e
     if (ps.striped()) {
         const auto bytes = static_cast<uint64_t>(ps.push_bytes(k)) * server_of.size();  // every shard's, as each server's flow
         sg4::Comm::sendto_async(host, ps.group().port(endpoint), bytes)->wait();
-        for (int p : server_of) ps.shard_arrived(p, endpoint.index, it, static_cast<int>(k));
+        // Server 0, whose sender answers for the group, last: the reply it queues wakes that sender, which may
+        // run before this loop goes on (a semaphore release is a simcall) and must see every server's state.
+        for (auto p = server_of.rbegin(); p != server_of.rend(); ++p) ps.shard_arrived(*p, endpoint.index, it, static_cast<int>(k));
         server_of.clear();
     } else {
         for (int p : server_of) pushes.push_back(sg4::Comm::sendto_async(host, ps.server_host(p), static_cast<uint64_t>(ps.push_bytes(k))));
