@@ -1,5 +1,6 @@
 #include "profile_report.hpp"
 
+#include "dtsim/calibrate/fit_verdict.hpp"
 #include "dtsim/incast.hpp"
 #include "dtsim/units.hpp"
 #include "text_table.hpp"
@@ -15,11 +16,19 @@ std::string quality_r2(const FitQuality& q) { return q.samples ? fixed(q.r_squar
 std::string quality_median(const FitQuality& q) { return q.samples ? percent(q.median_relative_error) : "-"; }
 std::string quality_max(const FitQuality& q) { return q.samples ? percent(q.max_relative_error) : "-"; }
 
+std::string fit_name(const NetworkFit& fit) {
+    return std::string(to_string(fit.op)) + "/" + std::string(to_string(fit.mode)) + "/" + std::string(to_string(fit.link_class)) +
+           "/" + std::to_string(fit.ranks) + "r";
+}
+
 void print_network(std::ostream& out, const Profile& profile) {
     out << "\n  network: t = alpha + bytes / beta, per segment (from its first size)\n";
-    TextTable table({"op", "mode", "link class", "ranks", "nodes", "from", "alpha", "beta", "samples", "R²", "median err", "max err"},
-                    {false, false, false, true, true, true, true, true, true, true, true, true});
-    for (const auto& fit : profile.network) {
+    TextTable table({"op", "mode", "link class", "ranks", "nodes", "from", "alpha", "beta", "samples", "R²", "median err", "max err",
+                     "verdict"},
+                    {false, false, false, true, true, true, true, true, true, true, true, true, false});
+    const auto verdicts = calibrate::judge_network_fits(profile);
+    for (size_t f = 0; f < profile.network.size(); ++f) {
+        const auto& fit = profile.network[f];
         bool first = true;
         for (const auto& segment : fit.model.segments) {
             const auto& q = fit.quality;
@@ -27,14 +36,21 @@ void print_network(std::ostream& out, const Profile& profile) {
                 table.add_row({std::string(to_string(fit.op)), std::string(to_string(fit.mode)), std::string(to_string(fit.link_class)), std::to_string(fit.ranks),
                                std::to_string(fit.nodes), format_bytes(segment.min_bytes), format_seconds(segment.alpha_s),
                                bandwidth(segment.bytes_per_second), std::to_string(q.samples), quality_r2(q),
-                               quality_median(q), quality_max(q)});
+                               quality_median(q), quality_max(q), std::string(calibrate::to_string(verdicts[f].rating))});
             else
                 table.add_row({"", "", "", "", "", format_bytes(segment.min_bytes), format_seconds(segment.alpha_s),
-                               bandwidth(segment.bytes_per_second), "", "", "", ""});
+                               bandwidth(segment.bytes_per_second), "", "", "", "", ""});
             first = false;
         }
     }
     table.print(out, "  ");
+    bool header = false;
+    for (size_t f = 0; f < profile.network.size(); ++f)
+        for (const auto& reason : verdicts[f].reasons) {
+            if (!header) out << "\n  why (calibrate/fit_verdict.hpp):\n";
+            header = true;
+            out << "    " << fit_name(profile.network[f]) << " (" << calibrate::to_string(verdicts[f].rating) << "): " << reason << "\n";
+        }
 }
 
 void print_incast(std::ostream& out, const IncastCurve& incast) {

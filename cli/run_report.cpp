@@ -40,6 +40,9 @@ std::string shares_line(const RunSummary& s) {
 void print_run_summary_table(std::ostream& out, const RunSummary& s, const std::string& indent) {
     TextTable table({"metric", "value"}, {false, true});
     table.add_row({"iteration time", format_seconds(s.iteration_time_s)});
+    if (s.uncertainty_draws > 0)
+        table.add_row({"iteration time, 90 % interval", format_seconds(s.iteration_time_low_s) + " - " + format_seconds(s.iteration_time_high_s) +
+                                                            " (" + std::to_string(s.uncertainty_draws) + " draws of the profile)"});
     table.add_row({"throughput", fixed(s.samples_per_s, 1) + " samples/s"});
     if (s.tokens_per_s > 0) table.add_row({"tokens", fixed(s.tokens_per_s, 0) + " tokens/s"});
     if (s.model_flops_utilisation > 0) {
@@ -61,6 +64,8 @@ void print_run_summary_table(std::ostream& out, const RunSummary& s, const std::
     if (s.staleness_max > 0)
         table.add_row({"staleness mean / p50 / p99 / max", fixed(s.staleness_mean, 2) + " / " + fixed(s.staleness_p50, 0) + " / " +
                                                               fixed(s.staleness_p99, 0) + " / " + fixed(s.staleness_max, 0)});
+    if (s.staleness_clocks_max > 0)
+        table.add_row({"staleness in clocks mean / max", fixed(s.staleness_clocks_mean, 2) + " / " + fixed(s.staleness_clocks_max, 0)});
     if (s.server_link_utilisation > 0) table.add_row({"server link utilisation", percent(s.server_link_utilisation)});
     if (s.lost_work_s > 0 || s.restart_s > 0)
         table.add_row({"lost to a node failure: work / restart", format_seconds(s.lost_work_s) + " / " + format_seconds(s.restart_s)});

@@ -1,10 +1,14 @@
+#include <cstdint>
 #include <iostream>
 #include <memory>
 
 #include "commands.hpp"
+#include "dtsim/input_error.hpp"
+#include "dtsim/profile_draw.hpp"
 #include "dtsim/sim/simulation.hpp"
 #include "dtsim/simulation_footprint.hpp"
 #include "dtsim/utf8_text.hpp"
+#include "prediction_interval.hpp"
 #include "progress_display.hpp"
 #include "run_report.hpp"
 
@@ -19,6 +23,8 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
         bool quiet = false;
         bool progress_lines = false;
         bool sweep_point = false;
+        int uncertainty = 0;
+        std::uint64_t draw_profile = 0;  // 0: the profile as fitted
     };
     auto options = std::make_shared<Options>();
     auto* cmd = app.add_subcommand("simulate", "Simulate one scenario and print its summary");
@@ -31,11 +37,21 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--label", options->label, "A name for the run, stored with it and shown by `dtsim runs list`");
     cmd->add_flag("--quiet", options->quiet, "Print nothing but errors: no report, no warnings, no progress");
     add_progress_lines_flag(*cmd, options->progress_lines);
+    cmd->add_option("--uncertainty", options->uncertainty,
+                    "Also simulate N draws of the profile's costs from their standard errors and report the 90 % interval")
+        ->check(CLI::Range(1, 10000))
+        ->type_name("N");
+    // Set by --uncertainty on the runs it starts (hidden): simulate with this draw of the profile.
+    cmd->add_option("--draw-profile", options->draw_profile, "Seed of a draw of the profile's costs")->group("");
     // Set by `dtsim sweep` on the runs it starts (hidden): see SweepValues.
     cmd->add_flag("--sweep-point", options->sweep_point, "The scenario is a point of a sweep")->group("");
     cmd->callback([options, &exit_code] {
-        const auto scenario = load_scenario_file(options->scenario, options->overrides,
-                                                 options->sweep_point ? SweepValues::skip : SweepValues::check);
+        auto scenario = load_scenario_file(options->scenario, options->overrides,
+                                           options->sweep_point ? SweepValues::skip : SweepValues::check);
+        if (options->draw_profile > 0) {
+            if (!scenario.profile) throw InputError(options->scenario + ": --draw-profile needs a scenario with a profile");
+            scenario.profile->fits = std::make_shared<const Profile>(draw_profile(*scenario.profile->fits, options->draw_profile));
+        }
         require_utf8(options->label, "command line: --label");
         prepare_run_outputs(options->outputs, scenario);
         if (!options->quiet) {
@@ -49,6 +65,8 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
             return sim::simulate(scenario, &progress);
         }();
         run.label = options->label;
+        if (options->uncertainty > 0)
+            add_prediction_interval(scenario, options->scenario, options->overrides, options->uncertainty, run.summary);
         const auto id = write_run_outputs(run, options->outputs);
         if (!options->quiet) {
             print_run_report(std::cout, scenario, run);

@@ -1,7 +1,8 @@
-// `dtsim validate SCENARIO... [--profile P]`: each scenario's stored measurements (runs of kind `measured`
-// that `dtsim-runtime measure` wrote for exactly that scenario; with repetitions, the median one) against a
-// simulation of it with the profile (or the scenario's own `profile:`), in one table with the error per
-// scenario, the median and the max.
+// `dtsim validate SCENARIO... [--profile P] [--uncertainty N]`: each scenario's stored measurements (runs of
+// kind `measured` that `dtsim-runtime measure` wrote for exactly that scenario; with repetitions, the median
+// one, and the range of all) against a simulation of it with the profile (or the scenario's own `profile:`),
+// with its 90 % interval from N draws of the profile's costs, in one table with the error per scenario,
+// the median and the max.
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -35,12 +36,14 @@ struct ValidateOptions {
     int jobs = 0;
     bool quiet = false;
     bool progress_lines = false;
+    int uncertainty = 0;
 };
 
 struct Validation {
     std::string scenario;
     Run measured;
     size_t measurements = 1;  // stored measured runs of the scenario; `measured` is their median
+    double measured_low_s = 0, measured_high_s = 0;  // the fastest and slowest of them
     Run predicted;
     RunComparison comparison;
 };
@@ -52,6 +55,7 @@ struct Validation {
 struct StoredMeasurements {
     size_t count = 0;
     std::optional<Run> median;
+    double low_s = 0, high_s = 0;  // iteration time: the fastest and the slowest run
 };
 
 StoredMeasurements stored_measurements(const RunStore& store, const Scenario& scenario) {
@@ -62,14 +66,17 @@ StoredMeasurements stored_measurements(const RunStore& store, const Scenario& sc
     std::sort(runs.begin(), runs.end(), [](const RunListEntry& a, const RunListEntry& b) {
         return std::make_pair(a.summary.iteration_time_s, a.id) < std::make_pair(b.summary.iteration_time_s, b.id);
     });
-    return {runs.size(), store.load(runs[(runs.size() - 1) / 2].id)};
+    return {runs.size(), store.load(runs[(runs.size() - 1) / 2].id), runs.front().summary.iteration_time_s,
+            runs.back().summary.iteration_time_s};
 }
 
 void print_validations(std::ostream& out, const std::vector<Validation>& rows, const std::string& profile) {
     out << "dtsim validate: predicted with " << profile << " against the stored measurements (the median run of each)\n"
         << "  errors are (predicted - measured) / measured\n\n";
-    TextTable table({"scenario", "strategy", "GPUs", "runs", "measured", "predicted", "error", "throughput error"},
-                    {false, false, true, true, true, true, true, true});
+    TextTable table({"scenario", "strategy", "GPUs", "runs", "measured", "measured range", "predicted", "predicted 90 %", "error",
+                     "throughput error"},
+                    {false, false, true, true, true, true, true, true, true, true});
+    const auto range = [](double low, double high) { return format_seconds(low) + " - " + format_seconds(high); };
     std::vector<double> errors;
     for (const auto& row : rows) {
         const auto& metrics = row.comparison.metrics;
@@ -77,8 +84,11 @@ void print_validations(std::ostream& out, const std::vector<Validation>& rows, c
             return *std::find_if(metrics.begin(), metrics.end(), [&](const MetricComparison& m) { return m.key == key; });
         };
         const auto iteration = find("iteration_time_s");
+        const auto& predicted = row.predicted.summary;
         table.add_row({row.scenario, row.measured.strategy, std::to_string(row.measured.summary.gpus),
-                       std::to_string(row.measurements), format_seconds(iteration.value.reference), format_seconds(iteration.value.other),
+                       std::to_string(row.measurements), format_seconds(iteration.value.reference),
+                       row.measurements > 1 ? range(row.measured_low_s, row.measured_high_s) : "-", format_seconds(iteration.value.other),
+                       predicted.uncertainty_draws > 0 ? range(predicted.iteration_time_low_s, predicted.iteration_time_high_s) : "-",
                        format_relative_error(iteration.value), format_relative_error(find("samples_per_s").value)});
         if (const auto error = iteration.value.relative_error()) errors.push_back(std::fabs(*error));
     }
@@ -92,6 +102,11 @@ nlohmann::ordered_json validations_json(const std::vector<Validation>& rows) {
     auto out = nlohmann::ordered_json::array();
     for (const auto& row : rows)
         out.push_back({{"scenario", row.scenario},
+                       {"measured_runs", row.measurements},
+                       {"measured_low_s", row.measured_low_s},
+                       {"measured_high_s", row.measured_high_s},
+                       {"predicted_low_s", row.predicted.summary.iteration_time_low_s},
+                       {"predicted_high_s", row.predicted.summary.iteration_time_high_s},
                        {"comparison", comparison_json(row.comparison, row.measured, "measured run " + std::to_string(row.measured.id),
                                                       row.predicted, "prediction")}});
     return out;
@@ -110,7 +125,7 @@ int run_validate(const ValidateOptions& options) {
 
     // Every scenario must load and have its measurement before anything is simulated.
     std::vector<Run> measured;
-    std::vector<size_t> measurements;
+    std::vector<StoredMeasurements> measurements;  // their count and range (the median run is moved to `measured`)
     std::vector<std::vector<std::string>> arguments;
     for (const auto& path : options.scenarios) {
         const auto scenario = load_scenario_file(path, options.overrides);
@@ -121,13 +136,15 @@ int run_validate(const ValidateOptions& options) {
             throw InputError(path + ": no measured run of this scenario in " + options.db_path +
                              " (measure it first: mpirun -np N build/bin/dtsim-runtime measure " + path + " --db " +
                              options.db_path + ", with the same --set options)");
-        measurements.push_back(found.count);
         measured.push_back(std::move(*found.median));
+        found.median.reset();
+        measurements.push_back(std::move(found));
         auto with_profile = options.overrides;
         if (!profile.empty()) with_profile.push_back("profile=" + profile);
         load_scenario_file(path, with_profile);  // a profile that does not fit the scenario fails here
         std::vector<std::string> args{"simulate", path, "--quiet"};
         for (const auto& o : with_profile) args.insert(args.end(), {"--set", o});
+        if (options.uncertainty > 0) args.insert(args.end(), {"--uncertainty", std::to_string(options.uncertainty)});
         arguments.push_back(std::move(args));
     }
     const int jobs = options.jobs > 0 ? options.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -148,7 +165,9 @@ int run_validate(const ValidateOptions& options) {
         predicted.summary = summary_from_json(nlohmann::json::parse(results[i].output_json));
         predicted.strategy = measured[i].strategy;
         auto comparison = compare_runs(measured[i], predicted);
-        rows.push_back({options.scenarios[i], measured[i], measurements[i], std::move(predicted), std::move(comparison)});
+        const auto& stored = measurements[i];
+        rows.push_back({options.scenarios[i], measured[i], stored.count, stored.low_s, stored.high_s, std::move(predicted),
+                        std::move(comparison)});
     }
     print_validations(std::cout, rows, options.profile.empty() ? "each scenario's profile" : options.profile);
     if (!options.json_path.empty()) write_text_file(options.json_path, validations_json(rows).dump(2) + "\n");
@@ -170,6 +189,10 @@ void add_validate_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--jobs", options->jobs, "Simulations at a time (default: one per core)");
     cmd->add_flag("--quiet", options->quiet, "No progress");
     add_progress_lines_flag(*cmd, options->progress_lines);
+    cmd->add_option("--uncertainty", options->uncertainty,
+                    "Also simulate N draws of the profile's costs and show the prediction's 90 % interval (simulate --uncertainty)")
+        ->check(CLI::Range(1, 10000))
+        ->type_name("N");
     cmd->callback([options, &exit_code] { exit_code = run_validate(*options); });
 }
 

@@ -1,15 +1,16 @@
 #include "dtsim/calibrate/profile_fitter.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
-#include <numeric>
 #include <optional>
 #include <set>
 #include <tuple>
 
 #include "dtsim/calibrate/environment.hpp"
 #include "dtsim/calibrate/fitting.hpp"
+#include "dtsim/calibrate/sample_estimate.hpp"
 #include "dtsim/input_error.hpp"
 #include "dtsim/median.hpp"
 
@@ -34,18 +35,29 @@ size_t distinct_sizes(const std::vector<Observation>& observations) {
 }
 
 
-double mean_iteration_time(const Sample& s) {
-    const auto& times = s.iteration_times_s;
-    return times.empty() ? s.time_s : std::accumulate(times.begin(), times.end(), 0.0) / static_cast<double>(times.size());
+// A sample's measured point: the mean of its timed iterations other than stalls, with its standard error
+// (sample_estimate.hpp); a sample written without them, its time and no error.
+struct PointTime {
+    double seconds = 0;
+    double error_s = 0;
+    int stalls = 0;
+};
+
+PointTime point_time(const Sample& s) {
+    if (s.iteration_times_s.empty()) return {s.time_s, 0, 0};
+    const auto estimate = estimate_sample(s.iteration_times_s);
+    return {estimate.mean_s, estimate.standard_error_s, estimate.stalls};
 }
 
 // A group's samples: their medians, which the piecewise model is fitted on (robust to outliers), and per
-// size the means of their timed iterations, which the profile keeps as the measured points: a training
-// iteration's time is a sum of collective times, and the expectation of a sum is the sum of the means.
-// Timings are skewed to the right (see docs/fidelity.md, "Measurements behind the models").
+// size the means of their timed iterations, stalls left out, which the profile keeps as the measured
+// points: a training iteration's time is a sum of collective times, and the expectation of a sum is the
+// sum of the means. Timings are skewed to the right (see docs/fidelity.md, "Measurements behind the
+// models"); a stall of one iteration in a few is not part of what a collective costs.
+using PointTimes = std::map<double, std::vector<PointTime>>;  // bytes -> each sample's
 struct NetworkGroup {
     std::vector<Observation> observations;
-    std::map<double, std::vector<double>> mean_times;  // bytes -> each sample's mean iteration time
+    PointTimes mean_times;
 };
 
 /// The map orders the fits by (op, mode, link class, ranks, nodes), so profiles are deterministic.
@@ -60,16 +72,37 @@ std::map<NetworkKey, NetworkGroup, ByNames> network_groups(const std::vector<Sam
         if (s.ranks < 2) continue;
         auto& group = groups[{*op, s.mode, *s.link_class, s.ranks, s.nodes}];
         group.observations.push_back({s.bytes, s.time_s});
-        group.mean_times[s.bytes].push_back(mean_iteration_time(s));
+        group.mean_times[s.bytes].push_back(point_time(s));
     }
     return groups;
 }
 
-// One (bytes, seconds) per size, the median over its samples of their mean times, sorted by size.
-std::vector<std::pair<double, double>> measured_points(const std::map<double, std::vector<double>>& mean_times) {
-    std::vector<std::pair<double, double>> points;
-    for (const auto& [bytes, means] : mean_times) points.emplace_back(bytes, median(means));
-    return points;
+// One (bytes, seconds) per size, the median over its samples of their mean times, sorted by size, with its
+// standard error: the samples' own errors combined, or the samples' scatter where that is larger.
+template <typename Fit>
+void set_measured_points(const PointTimes& mean_times, Fit& fit) {
+    for (const auto& [bytes, times] : mean_times) {
+        std::vector<double> means;
+        double own = 0, sum = 0;
+        for (const auto& t : times) {
+            means.push_back(t.seconds);
+            own += t.error_s * t.error_s;
+            sum += t.seconds;
+        }
+        const auto n = static_cast<double>(times.size());
+        double scatter = 0;
+        for (double m : means) scatter += (m - sum / n) * (m - sum / n);
+        const double between = n > 1 ? std::sqrt(scatter / (n - 1) / n) : 0;
+        fit.measured.emplace_back(bytes, median(means));
+        fit.measured_error_s.push_back(std::max(std::sqrt(own) / n, between));
+    }
+}
+
+int stalls_in(const PointTimes& mean_times) {
+    int stalls = 0;
+    for (const auto& [bytes, times] : mean_times)
+        for (const auto& t : times) stalls += t.stalls;
+    return stalls;
 }
 
 // A size whose time exceeds both the next larger size's and 1.5 times the next smaller size's was disturbed while it
@@ -109,7 +142,8 @@ std::vector<NetworkFit> fit_network(const std::vector<Sample>& samples, std::vec
         std::tie(fit.op, fit.mode, fit.link_class, fit.ranks, fit.nodes) = key;
         fit.model = fit_piecewise_alpha_beta(observations);
         fit.quality = evaluate_fit(observations, [&fit](double bytes) { return fit.model.seconds(bytes); });
-        fit.measured = measured_points(group.mean_times);
+        set_measured_points(group.mean_times, fit);
+        fit.stalls = stalls_in(group.mean_times);
         fits.push_back(std::move(fit));
     }
     return fits;
@@ -171,7 +205,7 @@ std::vector<CodecFit> fit_codecs(const std::vector<const Sample*>& compute) {
     std::vector<CodecFit> fits;
     for (const auto& [kernel, name] : kCodecKernelNames.entries) {
         std::vector<Observation> observations;
-        std::map<double, std::vector<double>> mean_times;
+        PointTimes mean_times;
         const Sample* first = nullptr;
         for (const auto* s : compute) {
             if (s->op != CalibrationOp{ComputeOp::codec} || s->kernel != kernel) continue;
@@ -180,11 +214,11 @@ std::vector<CodecFit> fit_codecs(const std::vector<const Sample*>& compute) {
                 throw InputError("codec samples '" + first->key + "' and '" + s->key + "' measured " + std::string(name) +
                                  " with different ratio or blocks; calibrate one setting per profile");
             observations.push_back({s->bytes, s->time_s});
-            mean_times[s->bytes].push_back(mean_iteration_time(*s));
+            mean_times[s->bytes].push_back(point_time(*s));
         }
         if (distinct_sizes(observations) < 2) continue;
         fits.push_back(fit_codec(observations, kernel, first->ratio, first->blocks));
-        fits.back().measured = measured_points(mean_times);
+        set_measured_points(mean_times, fits.back());
     }
     return fits;
 }

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dtsim/calibrate/plan.hpp"
+#include "dtsim/calibrate/sample_estimate.hpp"
 #include "dtsim/config_node.hpp"
 #include "dtsim/data_paths.hpp"
 #include "dtsim/input_error.hpp"
@@ -174,6 +175,10 @@ std::string sample_to_json_line(const Sample& sample) {
     json.update(ordered_json{{"iterations", sample.iterations},
                              {"warmup", sample.warmup},
                              {"iteration_times_s", sample.iteration_times_s}});
+    if (!sample.iteration_times_s.empty()) {  // for the reader of the file: the fit derives them again
+        const auto estimate = estimate_sample(sample.iteration_times_s);
+        json.update(ordered_json{{"stalls", estimate.stalls}, {"spread", estimate.spread}});
+    }
     if (!sample.timestamp.empty()) json["timestamp"] = sample.timestamp;
     return json.dump();
 }

@@ -132,7 +132,9 @@ CostModel::CostModel(const Scenario& scenario)
                 calibrated_collectives_.push_back(fit);
         inter_node_exchange_ = profile->pair_exchange(LinkClass::inter_node);
         const auto& strategy = scenario.training.strategy;
-        const bool drifting = strategy.kind == StrategyKind::parameter_server && strategy.sync != SyncMode::sync;
+        // Workers that may run apart (async, SSP with a bound above 0) rarely push into a port together.
+        const bool drifting = strategy.kind == StrategyKind::parameter_server &&
+                              (strategy.sync == SyncMode::async || (strategy.sync == SyncMode::ssp && strategy.staleness > 0));
         if (!drifting) port_incast_ = inter_node_incast(*profile);
     }
     compute_ = scenario.model.zoo ? zoo_rates(scenario, profile) : direct_rates(scenario, profile);

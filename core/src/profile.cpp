@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <iterator>
 #include <limits>
 #include <memory>
@@ -156,9 +157,13 @@ Json quality_to_json(const FitQuality& quality) {
     return j;
 }
 
-Json measured_to_json(const std::vector<std::pair<double, double>>& points) {
+// [[bytes, seconds], ...], or [[bytes, seconds, standard error], ...] where the errors were kept.
+Json measured_to_json(const std::vector<std::pair<double, double>>& points, const std::vector<double>& errors_s) {
     Json out = Json::array();
-    for (const auto& [bytes, seconds] : points) out.push_back(Json::array({bytes, seconds}));
+    for (size_t i = 0; i < points.size(); ++i) {
+        out.push_back(Json::array({points[i].first, points[i].second}));
+        if (errors_s.size() == points.size()) out.back().push_back(errors_s[i]);
+    }
     return out;
 }
 
@@ -179,7 +184,8 @@ Json network_fit_to_json(const NetworkFit& fit) {
     j["nodes"] = fit.nodes;
     j["segments"] = std::move(segments);
     j["quality"] = quality_to_json(fit.quality);
-    if (!fit.measured.empty()) j["measured"] = measured_to_json(fit.measured);
+    if (!fit.measured.empty()) j["measured"] = measured_to_json(fit.measured, fit.measured_error_s);
+    if (fit.stalls > 0) j["stalls"] = fit.stalls;
     return j;
 }
 
@@ -210,7 +216,7 @@ Json compute_to_json(const ComputeProfile& compute) {
         if (is_topk(fit.kernel)) c["ratio"] = fit.ratio;
         if (fit.kernel == CodecKernel::topk_decode) c["blocks"] = fit.blocks;
         c["quality"] = quality_to_json(fit.quality);
-        if (!fit.measured.empty()) c["measured"] = measured_to_json(fit.measured);
+        if (!fit.measured.empty()) c["measured"] = measured_to_json(fit.measured, fit.measured_error_s);
         codecs.push_back(std::move(c));
     }
     j["codecs"] = std::move(codecs);
@@ -298,28 +304,33 @@ PiecewiseAlphaBeta model_from(const ConfigNode& list) {
     return model;
 }
 
-// [[bytes, seconds], ...] with sizes rising and positive times, each within its range.
-std::vector<std::pair<double, double>> measured_from(const ConfigNode& list) {
-    std::vector<std::pair<double, double>> points;
-    const std::string expected = "expected [bytes, seconds] pairs with positive times and sizes rising";
-    for (const auto& item : list.sequence()) {
-        const auto& pair = item.yaml();
-        double bytes = 0, seconds = 0;
-        if (!pair.IsSequence() || pair.size() != 2 || !YAML::convert<double>::decode(pair[0], bytes) ||
-            !YAML::convert<double>::decode(pair[1], seconds) || !(bytes >= 0) || !(seconds > 0) ||
-            (!points.empty() && bytes <= points.back().first))
+// [[bytes, seconds], ...] with sizes rising and positive times, each within its range; each may add its
+// standard error (all or none).
+void measured_from(const ConfigNode& list, std::vector<std::pair<double, double>>& points, std::vector<double>& errors_s) {
+    const std::string expected =
+        "expected [bytes, seconds] or [bytes, seconds, standard error] items (all alike) with positive times, errors "
+        "of 0 or more and sizes rising";
+    const auto items = list.sequence();
+    for (const auto& item : items) {
+        const auto& point = item.yaml();
+        double bytes = 0, seconds = 0, error = 0;
+        const bool with_error = point.IsSequence() && point.size() == 3;
+        if (!point.IsSequence() || (point.size() != 2 && !with_error) || with_error != (items.front().yaml().size() == 3) ||
+            !YAML::convert<double>::decode(point[0], bytes) || !YAML::convert<double>::decode(point[1], seconds) ||
+            (with_error && (!YAML::convert<double>::decode(point[2], error) || !(error >= 0) || !std::isfinite(error))) ||
+            !(bytes >= 0) || !(seconds > 0) || (!points.empty() && bytes <= points.back().first))
             item.fail("", expected);
         if (const auto range = out_of_range(Quantity::size, bytes))
-            item.fail("", *range + " for the size of each [bytes, seconds] pair, got " + pair[0].Scalar());
+            item.fail("", *range + " for the size of each [bytes, seconds] pair, got " + point[0].Scalar());
         if (const auto range = out_of_range(Quantity::duration, seconds))
-            item.fail("", *range + " for the time of each [bytes, seconds] pair, got " + pair[1].Scalar());
+            item.fail("", *range + " for the time of each [bytes, seconds] pair, got " + point[1].Scalar());
         points.emplace_back(bytes, seconds);
+        if (with_error) errors_s.push_back(error);
     }
-    return points;
 }
 
 NetworkFit network_fit_from(const ConfigNode& node) {
-    node.require_map_with_keys({"op", "mode", "link_class", "ranks", "nodes", "segments", "quality", "measured"});
+    node.require_map_with_keys({"op", "mode", "link_class", "ranks", "nodes", "segments", "quality", "measured", "stalls"});
     NetworkFit fit;
     fit.op = node.choice("op", kNetworkOpNames);
     fit.mode = node.choice("mode", kTimingModeNames);
@@ -328,7 +339,8 @@ NetworkFit network_fit_from(const ConfigNode& node) {
     fit.nodes = count(node, "nodes", 1);
     fit.model = model_from(node.child("segments"));
     fit.quality = quality_from(node.child("quality"));
-    if (node.has("measured")) fit.measured = measured_from(node.child("measured"));
+    if (node.has("measured")) measured_from(node.child("measured"), fit.measured, fit.measured_error_s);
+    if (node.has("stalls")) fit.stalls = count(node, "stalls", 0);
     return fit;
 }
 
@@ -360,7 +372,7 @@ CodecFit codec_fit_from(const ConfigNode& node) {
     else if (node.has("blocks"))
         node.fail("blocks", "only topk_decode has blocks");
     fit.quality = quality_from(node.child("quality"));
-    if (node.has("measured")) fit.measured = measured_from(node.child("measured"));
+    if (node.has("measured")) measured_from(node.child("measured"), fit.measured, fit.measured_error_s);
     return fit;
 }
 

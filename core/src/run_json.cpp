@@ -15,6 +15,11 @@ nlohmann::ordered_json summary_to_json(const RunSummary& s) {
     j["gpus_per_node"] = s.gpus_per_node;
     j["batch_per_gpu"] = s.batch_per_gpu;
     j["iteration_time_s"] = s.iteration_time_s;
+    if (s.uncertainty_draws > 0) {
+        j["uncertainty_draws"] = s.uncertainty_draws;
+        j["iteration_time_low_s"] = s.iteration_time_low_s;
+        j["iteration_time_high_s"] = s.iteration_time_high_s;
+    }
     j["samples_per_s"] = s.samples_per_s;
     j["single_gpu_iteration_time_s"] = s.single_gpu_iteration_time_s;
     j["speedup"] = s.speedup;
@@ -32,6 +37,8 @@ nlohmann::ordered_json summary_to_json(const RunSummary& s) {
     j["staleness_p50"] = s.staleness_p50;
     j["staleness_p99"] = s.staleness_p99;
     j["staleness_max"] = s.staleness_max;
+    j["staleness_clocks_mean"] = s.staleness_clocks_mean;
+    j["staleness_clocks_max"] = s.staleness_clocks_max;
     j["server_link_utilisation"] = s.server_link_utilisation;
     j["lost_work_s"] = s.lost_work_s;
     j["restart_s"] = s.restart_s;
@@ -59,6 +66,9 @@ RunSummary summary_from_json(const nlohmann::json& j) {
     s.gpus_per_node = j.value("gpus_per_node", 0);
     s.batch_per_gpu = j.value("batch_per_gpu", 0);
     s.iteration_time_s = j.at("iteration_time_s").get<double>();
+    s.uncertainty_draws = j.value("uncertainty_draws", 0);
+    s.iteration_time_low_s = j.value("iteration_time_low_s", 0.0);
+    s.iteration_time_high_s = j.value("iteration_time_high_s", 0.0);
     s.samples_per_s = j.at("samples_per_s").get<double>();
     s.single_gpu_iteration_time_s = j.value("single_gpu_iteration_time_s", 0.0);
     s.speedup = j.at("speedup").get<double>();
@@ -77,6 +87,8 @@ RunSummary summary_from_json(const nlohmann::json& j) {
     s.staleness_p50 = j.value("staleness_p50", 0.0);
     s.staleness_p99 = j.value("staleness_p99", 0.0);
     s.staleness_max = j.value("staleness_max", 0.0);
+    s.staleness_clocks_mean = j.value("staleness_clocks_mean", 0.0);  // absent before clocks were reported
+    s.staleness_clocks_max = j.value("staleness_clocks_max", 0.0);
     s.server_link_utilisation = j.value("server_link_utilisation", 0.0);
     s.lost_work_s = j.value("lost_work_s", 0.0);
     s.restart_s = j.value("restart_s", 0.0);

@@ -5,22 +5,25 @@
 #include <numeric>
 
 #include "dtsim/exposed_time.hpp"
+#include "dtsim/median.hpp"
 #include "dtsim/memory_model.hpp"
 #include "dtsim/timeline_names.hpp"
 
 namespace dtsim {
 namespace {
 
-// The value below which `fraction` of the sorted values lie (nearest rank).
-double percentile(const std::vector<double>& sorted, double fraction) {
-    const auto rank = static_cast<size_t>(std::ceil(fraction * static_cast<double>(sorted.size())));
-    return sorted[std::min(sorted.size() - 1, rank == 0 ? 0 : rank - 1)];
+double mean(const std::vector<double>& values) {
+    return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
 }
 
-void add_staleness(RunSummary& s, std::vector<double> gaps) {
+void add_staleness(RunSummary& s, std::vector<double> gaps, const std::vector<double>& clocks) {
+    if (!clocks.empty()) {
+        s.staleness_clocks_mean = mean(clocks);
+        s.staleness_clocks_max = *std::max_element(clocks.begin(), clocks.end());
+    }
     if (gaps.empty()) return;
     std::sort(gaps.begin(), gaps.end());
-    s.staleness_mean = std::accumulate(gaps.begin(), gaps.end(), 0.0) / static_cast<double>(gaps.size());
+    s.staleness_mean = mean(gaps);
     s.staleness_p50 = percentile(gaps, 0.50);
     s.staleness_p99 = percentile(gaps, 0.99);
     s.staleness_max = gaps.back();
@@ -216,7 +219,7 @@ RunSummary summarize(const Scenario& scenario, const CostModel& costs, const std
     s.exposed_comm_time_s = std::max(0.0, s.iteration_time_s - s.compute_time_s);
     s.comm_share = s.iteration_time_s > 0 ? s.comm_time_s / s.iteration_time_s : 0;
     s.wait_share = s.iteration_time_s > 0 ? s.wait_time_s / s.iteration_time_s : 0;
-    add_staleness(s, observed.staleness);
+    add_staleness(s, observed.staleness, observed.staleness_clocks);
     s.server_link_utilisation = server_link_utilisation(scenario, costs.nic(), spans, first_measured, measured_time);
     s.lost_work_s = observed.lost_work_s;
     s.restart_s = observed.restart_s;

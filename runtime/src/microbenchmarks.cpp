@@ -17,6 +17,11 @@ using calibrate::ItemKind;
 using calibrate::PlanItem;
 
 constexpr int kLaunchesPerIteration = 100;
+// Timed iterations (batches in throughput mode) of a network sample, however long each takes: the median
+// of 15 stays put with up to 7 stalls, and the sample's spread is estimated from enough of them
+// (docs/calibration.md, "Estimators").
+constexpr int kMinNetworkIterations = 15;
+constexpr int kThroughputBatches = 7;
 constexpr double kIdlePollS = 100e-6;  // how long ranks left out of a timed operation sleep between polls
 
 double now() { return MPI_Wtime(); }
@@ -97,10 +102,10 @@ Measurement Microbenchmarks::group_operation(const PlanItem& item) {
     const double start = now();
     one_op();
     const double estimate = context_.max_over_ranks(now() - start);
-    out.iterations = iterations_for(estimate, 5, 1000);
+    out.iterations = iterations_for(estimate, kMinNetworkIterations, 1000);
 
     if (item.mode == TimingMode::throughput) {
-        const int batches = std::min(3, out.iterations);
+        const int batches = std::min(kThroughputBatches, out.iterations);
         const int per_batch = std::max(1, out.iterations / batches);
         out.iterations = batches * per_batch;
         for (int b = 0; b < batches; ++b) {
@@ -157,7 +162,7 @@ Measurement Microbenchmarks::pingpong(const PlanItem& item) {
         if (initiator) {  // the initiator times one round trip and tells its peer how many to run
             const double t0 = now();
             round_trip(peer, true);
-            iterations = iterations_for(now() - t0, 5, 2000);
+            iterations = iterations_for(now() - t0, kMinNetworkIterations, 2000);
             MPI_Send(&iterations, 1, MPI_INT, peer, 0, context_.world());
         } else {
             round_trip(peer, false);

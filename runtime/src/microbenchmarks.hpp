@@ -13,7 +13,8 @@
 //               to each rank's fair share. The codec kernels (gradient compression) are timed the same way,
 //               except where ranks outnumber their machine's cores (machine_sharing.hpp): then one rank at a
 //               time, the others asleep, and the simulator shares the cores among the ranks coding at once.
-// The iteration count adapts so that each sample takes about `target_seconds`. Ranks left out of an item (a 2-rank
+// The iteration count adapts so that each sample takes about `target_seconds`, with at least 15 timed
+// iterations (7 batches in throughput mode) for a network sample. Ranks left out of an item (a 2-rank
 // group or ping-pong on 4 ranks) wait asleep between polls, and the members meet at a barrier of their own before each
 // timed start: on hosts that share cores idle ranks spinning in a barrier took the cores the timed exchange needed (see
 // docs/fidelity.md, "Measurements behind the models"), and a barrier released through a sleeping rank would start the

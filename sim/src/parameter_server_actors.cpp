@@ -11,14 +11,15 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <numeric>
 #include <optional>
 
+#include "dtsim/shard_clock.hpp"
 #include "dtsim/sim/actors.hpp"
 #include "dtsim/sim/compression.hpp"
 #include "dtsim/sim/compute_schedule.hpp"
 #include "dtsim/sim/faults.hpp"
 #include "ps_sharding.hpp"
-#include "ps_staleness_bound.hpp"
 #include "ps_striping.hpp"
 
 namespace dtsim::sim {
@@ -60,13 +61,14 @@ struct Server {
     struct Reply {
         int bucket;
         int iteration;
-        int endpoint;    // async/ssp: the worker whose push it answers; -1 (sync): every worker
-        double ready_s;  // when its aggregation or application ends
+        std::vector<int> endpoints;  // sync: every worker; async/ssp: those whose pushes it answers (ShardClock)
+        double ready_s;              // when the aggregation or application that lets it go ends
     };
     Aggregator aggregator;
     std::vector<int> arrived;       // sync: shards of the current round, per bucket
     std::vector<int> round;         // sync: the iteration whose shards each bucket's round sums
     std::vector<long long> version;  // per bucket: rounds (sync) or applied gradients (async/ssp)
+    std::vector<ShardClock> clock;   // async/ssp, per bucket: which replies may go
     sg4::SemaphorePtr ready = sg4::Semaphore::create(0);
     std::deque<Reply> queue;  // for the sender
     // The sender's replies not yet recorded. Held here rather than on the sender's stack: when a node
@@ -85,13 +87,16 @@ public:
           servers_(static_cast<size_t>(strategy_.servers)),
           pull_mailboxes_(servers_.size() * static_cast<size_t>(endpoint_count()), nullptr),
           seen_(static_cast<size_t>(endpoint_count()) * servers_.size() * ctx.plan.buckets.size(), 0),
-          reply_ready_(seen_.size(), 0.0),
-          bound_(strategy_.sync, strategy_.staleness, endpoint_count(), ctx.cohort.first_iteration) {
+          seen_clock_(seen_.size(), ctx.cohort.first_iteration),
+          reply_ready_(seen_.size(), 0.0) {
         if (ctx.platform.stripes_servers) group_.emplace(ctx.platform, *this, ctx.plan.buckets.size());
+        const auto bound = strategy_.sync == SyncMode::ssp ? std::optional<int>(strategy_.staleness) : std::nullopt;
         for (auto& server : servers_) {
             server.arrived.assign(ctx.plan.buckets.size(), 0);
             server.round.assign(ctx.plan.buckets.size(), ctx.cohort.first_iteration);
             server.version.assign(ctx.plan.buckets.size(), 0);
+            if (strategy_.sync != SyncMode::sync)
+                server.clock.assign(ctx.plan.buckets.size(), ShardClock(bound, endpoint_count(), ctx.cohort.first_iteration));
         }
     }
 
@@ -99,7 +104,6 @@ public:
     /// Whether the servers are simulated as one striped group.
     bool striped() const { return group_.has_value(); }
     StripedServerGroup& group() { return *group_; }
-    StalenessBound& bound() { return bound_; }
     /// Whether a synchronous round waits for every worker's push.
     bool full_rounds() const { return strategy_.backup_workers == 0; }
     sg4::Host* server_host(int p) const { return ctx_.platform.server_hosts[static_cast<size_t>(p)]; }
@@ -109,12 +113,11 @@ public:
         if (!slot) slot = sg4::Mailbox::by_name(ctx_.epoch_name("ps-pull-" + std::to_string(server) + ">" + std::to_string(endpoint)));
         return slot;
     }
-    /// Replies each server sends in the whole run.
-    int replies_per_server(int p) const {
-        int buckets = 0;
+    /// Updated shards each server sends in the whole run: one per worker, bucket held and iteration.
+    long long sends_per_server(int p) const {
+        long long buckets = 0;
         for (size_t k = 0; k < ctx_.plan.buckets.size(); ++k) buckets += holds(p, k);
-        const int per_round = mode() == SyncMode::sync ? 1 : endpoint_count();
-        return buckets * per_round * (ctx_.scenario.training.iterations - ctx_.cohort.first_iteration);
+        return buckets * endpoint_count() * (ctx_.scenario.training.iterations - ctx_.cohort.first_iteration);
     }
 
     /// A push of `bucket` from `endpoint` reached server `p`: sum or apply it, and queue the reply(ies).
@@ -126,10 +129,13 @@ public:
                                                   push_bytes(static_cast<size_t>(bucket)));
         auto& version = server.version[static_cast<size_t>(bucket)];
         if (mode() != SyncMode::sync) {
-            ctx_.staleness.push_back(static_cast<double>(version - seen(endpoint, p, bucket)));
+            const auto at = index(endpoint, p, bucket);
+            ctx_.staleness.push_back(static_cast<double>(version - seen_[at]));
+            ctx_.staleness_clocks.push_back(static_cast<double>(iteration - seen_clock_[at]));
             ++version;
             server.aggregator.flush(ctx_);
-            queue_reply(p, {bucket, iteration, endpoint, done});
+            auto go = server.clock[static_cast<size_t>(bucket)].applied(endpoint, iteration);
+            if (!go.empty()) queue_reply(p, {bucket, iteration, std::move(go), done});
             return;
         }
         auto& round = server.round[static_cast<size_t>(bucket)];
@@ -139,7 +145,9 @@ public:
         ++round;
         ++version;
         server.aggregator.flush(ctx_);
-        queue_reply(p, {bucket, iteration, -1, done});
+        std::vector<int> everyone(static_cast<size_t>(endpoint_count()));
+        std::iota(everyone.begin(), everyone.end(), 0);
+        queue_reply(p, {bucket, iteration, std::move(everyone), done});
     }
 
     std::vector<ParameterSend>& sends_in_flight(int p) { return servers_[static_cast<size_t>(p)].in_flight; }
@@ -147,16 +155,24 @@ public:
     Server::Reply next_reply(int p) {
         auto& server = servers_[static_cast<size_t>(p)];
         server.ready->acquire();
-        const auto next = server.queue.front();
+        auto next = std::move(server.queue.front());
         server.queue.pop_front();
         return next;
+    }
+    /// Whether `reply` is an update for every worker at once (a synchronous round, or SSP's after its slowest
+    /// push); a server sends the next only once its sends are done, as a round's server does.
+    bool whole_round(const Server::Reply& reply) const {
+        return mode() != SyncMode::async && full_rounds() && static_cast<int>(reply.endpoints.size()) == endpoint_count();
     }
 
     /// The server sends its current parameters of `bucket` to `endpoint` now (striped: server 0 for all).
     void reply_sent(int p, int endpoint, int bucket, double ready_s) {
         for (int q = striped() ? 0 : p; q <= (striped() ? server_count() - 1 : p); ++q) {
-            seen(endpoint, q, bucket) = servers_[static_cast<size_t>(q)].version[static_cast<size_t>(bucket)];
-            reply_ready_[index(endpoint, q, bucket)] = ready_s;
+            const auto& server = servers_[static_cast<size_t>(q)];
+            const auto at = index(endpoint, q, bucket);
+            seen_[at] = server.version[static_cast<size_t>(bucket)];
+            if (!server.clock.empty()) seen_clock_[at] = server.clock[static_cast<size_t>(bucket)].complete();
+            reply_ready_[at] = ready_s;
         }
     }
     /// When the reply to `endpoint` for `bucket` from `p` could first leave the server (its aggregation end).
@@ -175,15 +191,14 @@ private:
         return (static_cast<size_t>(endpoint) * servers_.size() + static_cast<size_t>(p)) * ctx_.plan.buckets.size() +
                static_cast<size_t>(bucket);
     }
-    long long& seen(int endpoint, int p, int bucket) { return seen_[index(endpoint, p, bucket)]; }
 
     SimulationContext& ctx_;
     const StrategySpec& strategy_;
     std::vector<Server> servers_;
     std::vector<sg4::Mailbox*> pull_mailboxes_;  // [server * endpoints + endpoint], sized up front
     std::vector<long long> seen_;                // version each endpoint last pulled, [endpoint][server][bucket]
+    std::vector<int> seen_clock_;                // same index: the complete clock of what it pulled
     std::vector<double> reply_ready_;            // same index
-    StalenessBound bound_;
     std::optional<StripedServerGroup> group_;
 };
 
@@ -206,7 +221,9 @@ void push_bucket(SimulationContext& ctx, ParameterServers& ps, const Endpoint& e
     if (ps.striped()) {
         const auto bytes = static_cast<uint64_t>(ps.push_bytes(k)) * server_of.size();  // every shard's, as each server's flow
         sg4::Comm::sendto_async(host, ps.group().port(endpoint), bytes)->wait();
-        for (int p : server_of) ps.shard_arrived(p, endpoint.index, it, static_cast<int>(k));
+        // Server 0, whose sender answers for the group, last: the reply it queues wakes that sender, which may
+        // run before this loop goes on (a semaphore release is a simcall) and must see every server's state.
+        for (auto p = server_of.rbegin(); p != server_of.rend(); ++p) ps.shard_arrived(*p, endpoint.index, it, static_cast<int>(k));
         server_of.clear();
     } else {
         for (int p : server_of) pushes.push_back(sg4::Comm::sendto_async(host, ps.server_host(p), static_cast<uint64_t>(ps.push_bytes(k))));
@@ -227,12 +244,6 @@ void worker_actor(SimulationContext* ctx, std::shared_ptr<ParameterServers> ps, 
     await_restart(*ctx, endpoint.first_rank, endpoint.ranks);
     for (int it = ctx->cohort.first_iteration; it < ctx->scenario.training.iterations; ++it) {
         state.iteration = it;
-        state.bucket = -1;
-        state.waiting_for = "the staleness bound (the slowest worker)";
-        const double bound_start = sg4::Engine::get_clock();
-        ps->bound().wait_for_bound(it);
-        record_on(*ctx, endpoint, Lane::wait, "wait: staleness bound", it, 0, bound_start, sg4::Engine::get_clock(), 0);
-
         const double iteration_start = sg4::Engine::get_clock();
         std::vector<double> ready(bucket_count, 0.0);
         double compute_end = 0;
@@ -259,7 +270,8 @@ void worker_actor(SimulationContext* ctx, std::shared_ptr<ParameterServers> ps, 
             push_bucket(*ctx, *ps, endpoint, it, k);
         }
         // Before a server could send a bucket back the worker waits (on the slowest worker's push in sync
-        // mode, on the server's processor in any); after that the transfer is communication.
+        // mode, on the pushes SSP's bound needs, on the server's processor in any); after that the transfer
+        // is communication.
         state.waiting_for = "updated parameters from the servers";
         for (size_t k = 0; k < bucket_count; ++k) {
             state.bucket = static_cast<int>(k);
@@ -287,7 +299,6 @@ void worker_actor(SimulationContext* ctx, std::shared_ptr<ParameterServers> ps, 
         }
         wait_until(compute_end);
         iteration_finished(*ctx, endpoint.first_rank, endpoint.ranks, it);
-        ps->bound().iteration_completed(endpoint.index);
     }
     state.finished = true;
 }
@@ -310,18 +321,17 @@ void server_sender_actor(SimulationContext* ctx, std::shared_ptr<ParameterServer
             it = in_flight.erase(it);
         }
     };
-    for (int n = 0, total = ps->replies_per_server(server); n < total; ++n) {
+    for (long long sent = 0, total = ps->sends_per_server(server); sent < total;) {
         state.waiting_for = "a gradient to aggregate or apply";
         const auto reply = ps->next_reply(server);
+        sent += static_cast<long long>(reply.endpoints.size());
         state.iteration = reply.iteration;
         state.bucket = reply.bucket;
         wait_until(reply.ready_s);
         const double bytes = ps->pull_bytes(static_cast<size_t>(reply.bucket));
         if (const double overhead = ctx->costs.nic().message_cost(bytes).overhead_s; overhead > 0)
             sg4::this_actor::sleep_for(overhead);
-        const int first = reply.endpoint < 0 ? 0 : reply.endpoint;
-        const int last = reply.endpoint < 0 ? ps->endpoint_count() - 1 : reply.endpoint;
-        for (int e = first; e <= last; ++e) {
+        for (int e : reply.endpoints) {
             ps->reply_sent(server, e, reply.bucket, reply.ready_s);
             const auto& endpoint = ps->endpoints()[static_cast<size_t>(e)];
             if (ctx->lose_message_to(endpoint.first_rank)) continue;
@@ -334,9 +344,9 @@ void server_sender_actor(SimulationContext* ctx, std::shared_ptr<ParameterServer
             in_flight.push_back({ps->pull_mailbox(server, e)->put_async(&g_token, static_cast<uint64_t>(bytes)), reply.iteration,
                                  reply.bucket, bytes});
         }
-        // A synchronous round's update goes to every worker at once; the next round's waits for it, which
-        // keeps the flows in flight (and SimGrid's cost) down. Async replies overlap.
-        record_finished(reply.endpoint < 0 && ps->full_rounds());
+        // A round's update goes to every worker at once; the next round's waits for it, which keeps the flows
+        // in flight (and SimGrid's cost) down. Replies to single workers overlap.
+        record_finished(ps->whole_round(reply));
     }
     state.waiting_for = "its parameter sends to complete";
     record_finished(true);

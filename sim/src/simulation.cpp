@@ -86,8 +86,8 @@ Run simulate(const Scenario& scenario, SimulationProgress* progress) {
     Run run = start_run(scenario, RunKind::predicted, ctx.platform.server_nodes);
     run.spans = ctx.recorder.take_spans();
     const auto& faults = ctx.faults;
-    Observations observed{ctx.recorder.rank_iteration_ends(), ctx.staleness, ctx.recorder.quorums(), faults.lost_work_s,
-                          faults.restart_s, faults.checkpoint_s / ctx.workers};
+    Observations observed{ctx.recorder.rank_iteration_ends(), ctx.staleness, ctx.staleness_clocks, ctx.recorder.quorums(),
+                          faults.lost_work_s, faults.restart_s, faults.checkpoint_s / ctx.workers};
     observed.ranks_with_timeline = llm_ranks_with_timeline(scenario);
     run.summary = summarize(scenario, costs, run.spans, ctx.recorder.iteration_ends(), run.iterations, observed);
     require_finite(run);

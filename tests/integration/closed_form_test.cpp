@@ -34,7 +34,7 @@ TEST_CASE("ring all-reduce matches 2(N-1)L + 2(N-1)/N S/B", "[integration][close
     CHECK(relative_error(simulated, expected) <= 1e-6);
 }
 
-TEST_CASE("synchronous parameter server matches 2(W S/(P B) + L)", "[integration][closed-form]") {
+TEST_CASE("synchronous parameter server, and SSP with staleness 0, match 2(W S/(P B) + L)", "[integration][closed-form]") {
     const auto [workers, servers] = GENERATE(table<int, int>({{4, 1}, {4, 4}, {8, 2}, {16, 4}, {12, 3}}));
     CAPTURE(workers, servers);
     const double expected = 2 * (workers * kBytes / (servers * kBandwidth) + kLatency);
@@ -47,6 +47,9 @@ TEST_CASE("synchronous parameter server matches 2(W S/(P B) + L)", "[integration
     const double with_aggregation = simulated_iteration(workers, strategy + "20GB/s}", "step");
     CHECK(with_aggregation >= expected * (1 - 1e-9));
     CHECK(with_aggregation > free_aggregation);
+    // SSP(0): a worker at clock c reads every update of clock c - 1, so it waits as a synchronous round does.
+    CHECK(relative_error(simulated_iteration(workers, strategy + "unlimited, sync: ssp, staleness: 0}", "step"), free_aggregation) <= 1e-9);
+    CHECK(relative_error(simulated_iteration(workers, strategy + "20GB/s, sync: ssp, staleness: 0}", "step"), with_aggregation) <= 1e-9);
 }
 
 TEST_CASE("colocated parameter servers match 2((W-1) S/(P B) + L)", "[integration][closed-form]") {

@@ -108,6 +108,16 @@ TEST_CASE("dtsim validate takes the median of repeated measurements and a profil
     REQUIRE(rows.size() == 1);
     CHECK(rows[0]["comparison"]["metrics"]["iteration_time_s"]["relative_error"].get<double>() ==
           Approx(predicted_s / 0.005 - 1).epsilon(1e-12));
+    // Beside the median, the spread of the repetitions: the fastest and the slowest.
+    CHECK(rows[0]["measured_runs"] == 3);
+    CHECK(rows[0]["measured_low_s"].get<double>() == Approx(0.004));
+    CHECK(rows[0]["measured_high_s"].get<double>() == Approx(0.009));
+    CHECK_THAT(result.output, Catch::Contains("4.000 ms - 9.000 ms"));
+
+    // A predicted interval needs a profile that kept its standard errors; a datasheet has none.
+    const auto interval = test::run_dtsim({"validate", scenario, "--db", db, "--set", kSets[0], "--set", kSets[1], "--uncertainty", "3"});
+    CHECK(interval.exit_code == 2);
+    CHECK_THAT(interval.output, Catch::Contains("kept no standard errors"));
 
     // Without a profile anywhere, validate says so.
     const auto bare = test::run_dtsim({"validate", shipped("scenarios", "resnet50-h100-ring.yaml"), "--db", db});

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "dtsim/calibrate/environment.hpp"
+#include "dtsim/calibrate/fit_verdict.hpp"
 #include "dtsim/calibrate/samples.hpp"
 #include "dtsim/input_error.hpp"
 #include "dtsim/name_table.hpp"
@@ -114,11 +115,12 @@ TEST_CASE("samples.jsonl: the writer's fields and their order", "[unit][calibrat
           R"({"key":"allreduce/latency/4r/1024","op":"allreduce","mode":"latency","link_class":"inter_node",)"
           R"("backend":"mpi","dtype":"float32","bytes":1024,"count":256,"ranks":4,"nodes":4,"time_s":2.5e-05,)"
           R"("algbw_GBps":0.04096,"busbw_GBps":0.06144000000000001,"iterations":2,"warmup":1,"iteration_times_s":[2.5e-05,3e-05],)"
-          R"("timestamp":"2026-11-25T12:00:00Z"})");
+          // 1.4826 × the median absolute deviation (2.5 us) over the median (27.5 us)
+          R"("stalls":0,"spread":0.13478181818181817,"timestamp":"2026-11-25T12:00:00Z"})");
     CHECK(sample_to_json_line(codec_sample()) ==
           R"({"key":"codec/topk_decode/65536","op":"codec","backend":"mpi","device":"cpu","bytes":65536,)"
           R"("bytes_per_s":655360000.0,"kernel":"topk_decode","ratio":0.01,"blocks":8,"ranks":5,"nodes":5,)"
-          R"("time_s":0.0001,"iterations":1,"warmup":0,"iteration_times_s":[0.0001]})");
+          R"("time_s":0.0001,"iterations":1,"warmup":0,"iteration_times_s":[0.0001],"stalls":0,"spread":0.0})");
 }
 
 TEST_CASE("samples.jsonl: errors name the file, the line and the key", "[unit][calibrate]") {
@@ -201,6 +203,8 @@ TEST_CASE("environment.json: the command names no machine paths", "[unit][calibr
 TEST_CASE("name tables: every value of the calibration vocabularies has a name that parses back", "[unit][calibrate]") {
     for (const auto& [kernel, name] : kCodecKernelNames.entries) CHECK(kCodecKernelNames.parse(name) == kernel);
     for (const auto& [link_class, name] : kLinkClassNames.entries) CHECK(kLinkClassNames.parse(name) == link_class);
+    for (const auto& [rating, name] : kFitRatingNames.entries) CHECK(kFitRatingNames.parse(name) == rating);
+    CHECK(kFitRatingNames.name(FitRating::poor) == "poor");  // the last value has its name
     for (auto name : calibration_op_names()) CHECK(to_string(*parse_calibration_op(name)) == name);
     CHECK(calibration_op_names().size() == kNetworkOpNames.entries.size() + kComputeOpNames.entries.size());
     CHECK_FALSE(parse_calibration_op("allreduse"));

@@ -81,9 +81,11 @@ TEST_CASE("a profile's incast reaches the ports where senders start together", "
     // The ping-pongs are point-to-point fits, never calibrated collectives.
     CHECK_FALSE(ring.calibrates_group_size(NetworkOp::pingpong, 2));
     CHECK(costs_of("{kind: parameter-server, sync: sync}").port_incast().efficiency(3) == Approx(0.75));
-    // Asynchronous and stale-synchronous workers drift apart: their ports are shared perfectly.
+    // Asynchronous and stale-synchronous workers drift apart: their ports are shared perfectly. SSP(0) is
+    // synchronous: its workers push together.
     CHECK(costs_of("{kind: parameter-server, sync: async}").port_incast().empty());
     CHECK(costs_of("{kind: parameter-server, sync: ssp, staleness: 1}").port_incast().empty());
+    CHECK(costs_of("{kind: parameter-server, sync: ssp, staleness: 0}").port_incast().efficiency(3) == Approx(0.75));
     auto replay = costs_of("{kind: allreduce}");
     replay.share_ports_perfectly();
     CHECK(replay.port_incast().empty());

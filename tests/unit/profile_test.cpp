@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -8,6 +10,7 @@
 #include "dtsim/calibrate/samples.hpp"
 #include "dtsim/cost_model.hpp"
 #include "dtsim/input_error.hpp"
+#include "dtsim/median.hpp"
 #include "dtsim/profile.hpp"
 #include "test_support.hpp"
 
@@ -312,7 +315,7 @@ TEST_CASE("invalid profiles name the file, line and key", "[unit][profile]") {
         const auto bad = replaced(text, "0.7999999999999999", "-0.8");
         CHECK_THROWS_WITH(profile_from_json(bad, "bad.json"),
                           Catch::Contains("bad.json:") && Catch::Contains(": key 'network[2].measured[1]'") &&
-                              Catch::Contains("[bytes, seconds] pairs"));
+                              Catch::Contains("[bytes, seconds] or [bytes, seconds, standard error] items"));
     }
     SECTION("intercepts: a later segment's may be negative, the first's not, and no time may be negative") {
         // The third segment (from 64 KiB at 12 GB/s) starts at 10 us + 5.46 us.
@@ -535,26 +538,69 @@ TEST_CASE("fit_profile groups the samples and fits each group", "[unit][profile]
     CHECK_THROWS_AS(fit_profile({}, "{}", "empty"), InputError);
 }
 
+namespace {
+
+// A 4-rank latency-mode all-reduce sample of `bytes` with these timed iterations (ms) and their median as time_s.
+Sample allreduce_sample(double bytes, const std::vector<double>& times_ms) {
+    std::string times;
+    for (double t : times_ms) times += (times.empty() ? "" : ",") + number(t * 1e-3);
+    return sample_from_json_line(R"({"key":"a)" + number(bytes) + R"(","op":"allreduce","mode":"latency",)"
+                                 R"("link_class":"inter_node","ranks":4,"nodes":4,"bytes":)" + number(bytes) +
+                                     R"(,"time_s":)" + number(median(times_ms) * 1e-3) + R"(,"iteration_times_s":[)" + times +
+                                     R"(],"backend":"mpi"})",
+                                 "test", 1);
+}
+
+}  // namespace
+
 TEST_CASE("a fit's measured points are mean iteration times, its model the medians", "[unit][profile]") {
-    // Right-skewed timings, as on a shared network: median 1 ms, mean 2 ms; at twice the size, twice that.
+    // Right-skewed timings, as on a shared network: median 1 ms, mean 1.6 ms; at twice the size, twice that.
     std::vector<Sample> samples;
-    for (double bytes : {1e6, 2e6}) {
-        const double k = bytes / 1e6;
-        samples.push_back(sample_from_json_line(R"({"key":"a)" + number(bytes) + R"(","op":"allreduce","mode":"latency",)"
-                                                R"("link_class":"inter_node","ranks":4,"nodes":4,"bytes":)" + number(bytes) +
-                                                    R"(,"time_s":)" + number(1e-3 * k) + R"(,"iteration_times_s":[)" +
-                                                    number(1e-3 * k) + "," + number(1e-3 * k) + "," + number(4e-3 * k) +
-                                                    R"(],"backend":"mpi"})",
-                                                "test", 1));
-    }
+    for (double k : {1.0, 2.0}) samples.push_back(allreduce_sample(k * 1e6, {k, k, k, 2.5 * k, 2.5 * k}));
     const auto profile = fit_profile(samples, "{}", "skewed");
     REQUIRE(profile.network.size() == 1);
     const auto& fit = profile.network[0];
     CHECK(fit.model.seconds(2e6) == Approx(2e-3).epsilon(1e-9));
     REQUIRE(fit.measured.size() == 2);
-    CHECK(fit.measured[0].second == Approx(2e-3).epsilon(1e-12));
-    CHECK(fit.measured[1].second == Approx(4e-3).epsilon(1e-12));
-    CHECK(fit.seconds(1.5e6) == Approx(3e-3).epsilon(1e-12));
+    CHECK(fit.measured[0].second == Approx(1.6e-3).epsilon(1e-12));
+    CHECK(fit.measured[1].second == Approx(3.2e-3).epsilon(1e-12));
+    CHECK(fit.seconds(1.5e6) == Approx(2.4e-3).epsilon(1e-12));
+    CHECK(fit.stalls == 0);
+    // Each point keeps the standard error of its mean: at 1 MB the sample variance is 2.7 / 4 ms², over 5 iterations.
+    REQUIRE(fit.measured_error_s.size() == 2);
+    CHECK(fit.measured_error_s[0] == Approx(std::sqrt(2.7 / 4 / 5) * 1e-3).epsilon(1e-9));
+    CHECK(fit.measured_error_s[1] == Approx(2 * std::sqrt(2.7 / 4 / 5) * 1e-3).epsilon(1e-9));
+    const auto reloaded = profile_from_json(profile_to_json(profile), "errors.json");
+    CHECK(reloaded.network[0].measured_error_s == fit.measured_error_s);
+    // A point's error is kept for all points or none.
+    auto mixed = nlohmann::json::parse(profile_to_json(profile));
+    mixed["network"][0]["measured"][1].erase(2);
+    CHECK_THROWS_WITH(profile_from_json(mixed.dump(), "mixed.json"),
+                      Catch::Contains("key 'network[0].measured[1]'") && Catch::Contains("(all alike)"));
+}
+
+TEST_CASE("a stalled iteration moves neither the model nor the measured point", "[unit][profile]") {
+    // 1 ms + bytes at 1 GB/s, timed 15 times per size; at 2 MB one iteration stalled for 200 ms (a TCP
+    // retransmission timeout).
+    std::vector<Sample> samples;
+    for (double bytes : {1e6, 2e6, 4e6, 8e6}) {
+        const double ms = 1 + bytes / 1e6;
+        std::vector<double> times(15, ms);
+        times[3] = ms * 1.01;
+        times[9] = ms * 0.99;
+        if (bytes == 2e6) times[7] = 200;
+        samples.push_back(allreduce_sample(bytes, times));
+    }
+    const auto profile = fit_profile(samples, "{}", "stalled");
+    REQUIRE(profile.network.size() == 1);
+    const auto& fit = profile.network[0];
+    CHECK(fit.stalls == 1);
+    REQUIRE(fit.measured.size() == 4);
+    CHECK(fit.measured[1].second == Approx(3e-3).epsilon(1e-9));
+    CHECK(fit.model.segments.front().alpha_s == Approx(1e-3).epsilon(1e-6));
+    CHECK(fit.measured_error_s[1] < 0.01 * fit.measured[1].second);
+    const auto reloaded = profile_from_json(profile_to_json(profile), "stalled.json");
+    CHECK(reloaded.network[0].stalls == 1);
 }
 
 TEST_CASE("a size timed longer than the next larger one and well above the one before is left out as disturbed",

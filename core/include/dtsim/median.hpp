@@ -1,6 +1,7 @@
 #pragma once
-// The median, as calibration statistics and error summaries report it.
+// The median, as calibration statistics and error summaries report it, and percentiles as run summaries do.
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <vector>
 
@@ -12,6 +13,12 @@ inline double median(std::vector<double> values) {
     std::sort(values.begin(), values.end());
     const size_t middle = values.size() / 2;
     return values.size() % 2 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
+}
+
+/// The value below which `fraction` of the sorted, non-empty values lie (nearest rank).
+inline double percentile(const std::vector<double>& sorted, double fraction) {
+    const auto rank = static_cast<size_t>(std::ceil(fraction * static_cast<double>(sorted.size())));
+    return sorted[std::min(sorted.size() - 1, rank == 0 ? 0 : rank - 1)];
 }
 
 }  // namespace dtsim

@@ -66,6 +66,11 @@ struct NetworkFit {
     /// The measured (bytes, seconds) the model was fitted on, one per size, sorted by size (may be empty:
     /// profiles before they were kept, datasheets).
     std::vector<std::pair<double, double>> measured;
+    /// Per measured point, the standard error of its time (empty: profiles before it was kept). Initialised
+    /// so that aggregate initialisations written before it need not name it.
+    std::vector<double> measured_error_s = {};
+    /// Timed iterations that were stalls, left out of the measured points (calibrate/sample_estimate.hpp).
+    int stalls = 0;
     /// The measured time, interpolated linearly between the two nearest measured sizes; the model outside
     /// them. Where a size was calibrated this is what was measured, not what a few segments make of it.
     double seconds(double bytes) const;
@@ -97,6 +102,7 @@ struct CodecFit {
     /// profiles). Where ranks share cores the kernels' time is not linear in size: all of them fit in a time
     /// slice at small sizes and are time-shared at large ones (see docs/fidelity.md, "Measurements behind the models").
     std::vector<std::pair<double, double>> measured;
+    std::vector<double> measured_error_s = {};  // as NetworkFit's
     /// fixed_s + fp32_bytes / bytes_per_second.
     double model_seconds(double fp32_bytes) const { return fixed_s + fp32_bytes / bytes_per_second; }
     /// The measured time, interpolated linearly between the two nearest measured sizes; the model outside them.

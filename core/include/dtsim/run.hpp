@@ -41,6 +41,9 @@ struct RunSummary {
     int gpus_per_node = 0;
     int batch_per_gpu = 0;
     double iteration_time_s = 0;          // mean over the iterations after the first
+    int uncertainty_draws = 0;            // simulate --uncertainty N: draws of the profile's costs (0: none)
+    double iteration_time_low_s = 0;      // and the 5th and 95th percentiles of the iteration time over them
+    double iteration_time_high_s = 0;
     double samples_per_s = 0;
     double single_gpu_iteration_time_s = 0;
     double speedup = 0;                    // throughput against one GPU
@@ -58,6 +61,8 @@ struct RunSummary {
     double staleness_p50 = 0;              // gradient was computed on and those it is applied to (0 for sync)
     double staleness_p99 = 0;
     double staleness_max = 0;
+    double staleness_clocks_mean = 0;      // the same in clocks (iterations): how many of the last clocks' updates
+    double staleness_clocks_max = 0;       // the parameters may have missed; at most s under SSP(s), 0 for sync
     double server_link_utilisation = 0;    // parameter server: busiest direction of a server's NIC, mean over servers
     double lost_work_s = 0;                // node failure: work done since the recovery point and lost, per worker
     double restart_s = 0;                  // node failure: time to restart or re-form

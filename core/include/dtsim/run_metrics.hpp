@@ -21,6 +21,8 @@ Run start_run(const Scenario& scenario, RunKind kind, const std::vector<int>& se
 struct Observations {
     std::vector<std::vector<double>> rank_iteration_ends;  // [worker][iteration]; empty: not recorded
     std::vector<double> staleness;                         // version gaps of the gradients applied (PS async/ssp)
+    std::vector<double> staleness_clocks;                  // the same gradients' iteration minus the clock below which
+                                                           // every update was in the parameters they were computed on
     std::vector<int> gradients_applied;                    // per iteration: workers whose gradients count; empty: all
     double lost_work_s = 0;                                // node failure, per worker (see RunSummary)
     double restart_s = 0;

@@ -19,6 +19,7 @@ Run make_measured_run(const Scenario& scenario, const CostModel& costs, SpanLog:
     });
     Observations observed;
     observed.staleness = std::move(gathered.staleness);
+    observed.staleness_clocks = std::move(gathered.staleness_clocks);
     observed.rank_iteration_ends.assign(gathered.iteration_end_s.begin(), gathered.iteration_end_s.begin() + workers);
     std::vector<double> iteration_ends(static_cast<size_t>(scenario.training.iterations), 0.0);
     for (const auto& mine : observed.rank_iteration_ends)

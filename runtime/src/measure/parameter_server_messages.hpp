@@ -1,8 +1,7 @@
 #pragma once
 // The messages between workers and parameter servers. A push carries a shard of a bucket (tag: the
 // bucket). A reply carries the server's aligned clock at the moment it starts sending (so the worker can
-// tell waiting for the server from the transfer) and then the updated shard. SSP clock messages have a
-// tag of their own.
+// tell waiting for the server from the transfer) and then the updated shard.
 #include <mpi.h>
 
 #include <cstddef>
@@ -14,7 +13,6 @@
 namespace dtsim::runtime {
 
 inline constexpr int kReplyTimeTagBase = 1 << 20;  // + bucket; buckets are fewer than this
-inline constexpr int kClockTag = (1 << 21) + 1;
 
 /// Starts the reply of `shard` (`values`, which must stay untouched until `requests` complete) to a worker.
 void start_reply(const MeasureSetup& setup, const float* values, const Shard& shard, int worker, int bucket, double& send_time,

@@ -6,7 +6,6 @@
 #include "communication_thread.hpp"
 #include "gradient_data.hpp"
 #include "parameter_server_messages.hpp"
-#include "staleness_bound.hpp"
 #include "worker_compute.hpp"
 
 namespace dtsim::runtime {
@@ -45,12 +44,10 @@ void run_parameter_server_worker(MeasureSetup& setup) {
     };
     CommunicationThread comm;
     for (int it = 0; it < setup.scenario.training.iterations; ++it) {
-        if (sync == SyncMode::ssp) wait_for_staleness_bound(setup, it);  // the communication thread is idle here
         compute_iteration(setup, it, [&](int k) { comm.submit([&push_bucket, it, k] { push_bucket(it, k); }); });
         comm.wait_idle();
         setup.log.iteration_done(it, setup.clock.now());
     }
-    if (sync == SyncMode::ssp) report_training_done(setup);
 }
 
 void run_sync_parameter_server(MeasureSetup& setup) {

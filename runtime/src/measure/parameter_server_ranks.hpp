@@ -1,7 +1,7 @@
 #pragma once
 // Parameter servers as real ranks. A worker pushes each ready bucket's shards to their servers from its
-// communication thread and, once all are pushed, pulls the updated shards back (SSP: after asking for
-// the staleness bound before each iteration). A synchronous server receives a shard from every worker,
+// communication thread and, once all are pushed, pulls the updated shards back (under SSP a server may hold
+// them back until the pushes the staleness bound needs are in: shard_clock.hpp). A synchronous server receives a shard from every worker,
 // sums them (the aggregation is real) and sends the sum back to every worker, bucket after bucket,
 // without waiting for its sends before the next bucket's receives. Asynchronous servers:
 // async_parameter_server.hpp.

@@ -6,11 +6,13 @@ namespace dtsim::runtime {
 namespace {
 
 // Spans travel as JSON text: a run has thousands of spans, not millions, and names are strings.
-std::string serialise(const std::vector<Span>& spans, const std::vector<double>& iteration_end_s, const std::vector<double>& staleness) {
+std::string serialise(const std::vector<Span>& spans, const std::vector<double>& iteration_end_s, const std::vector<double>& staleness,
+                      const std::vector<double>& staleness_clocks) {
     nlohmann::json spans_json = nlohmann::json::array();
     for (const auto& s : spans)
         spans_json.push_back({s.rank, to_string(s.lane), s.name, s.iteration, s.index, s.start_s, s.end_s, s.bytes});
-    return nlohmann::json{{"spans", spans_json}, {"ends", iteration_end_s}, {"staleness", staleness}}.dump();
+    return nlohmann::json{{"spans", spans_json}, {"ends", iteration_end_s}, {"staleness", staleness}, {"staleness_clocks", staleness_clocks}}
+        .dump();
 }
 
 void parse_into(const std::string& text, SpanLog::Gathered& out) {
@@ -20,6 +22,7 @@ void parse_into(const std::string& text, SpanLog::Gathered& out) {
                                  s[3].get<int>(), s[4].get<int>(), s[5].get<double>(), s[6].get<double>(), s[7].get<double>()});
     out.iteration_end_s.push_back(json.at("ends").get<std::vector<double>>());
     for (double gap : json.at("staleness")) out.staleness.push_back(gap);
+    for (double gap : json.at("staleness_clocks")) out.staleness_clocks.push_back(gap);
 }
 
 }  // namespace
@@ -36,7 +39,7 @@ SpanLog::Gathered SpanLog::gather(MPI_Comm comm) const {
     std::string text;
     {
         std::lock_guard lock(mutex_);
-        text = serialise(spans_, iteration_end_s_, staleness_);
+        text = serialise(spans_, iteration_end_s_, staleness_, staleness_clocks_);
     }
     int length = static_cast<int>(text.size());
     std::vector<int> lengths(static_cast<size_t>(size)), offsets(static_cast<size_t>(size));

@@ -17,13 +17,18 @@ public:
 
     void add(Lane lane, const char* name, int iteration, int index, double start_s, double end_s, double bytes = 0);
     void iteration_done(int iteration, double time_s) { iteration_end_s_[static_cast<size_t>(iteration)] = time_s; }
-    /// A server applied a gradient computed on parameters `versions` updates old.
-    void staleness(double versions) { staleness_.push_back(versions); }
+    /// A server applied a gradient computed on parameters `versions` updates and `clocks` iterations old
+    /// (Observations::staleness_clocks).
+    void staleness(double versions, double clocks) {
+        staleness_.push_back(versions);
+        staleness_clocks_.push_back(clocks);
+    }
 
     struct Gathered {
         std::vector<Span> spans;                             // every rank's
         std::vector<std::vector<double>> iteration_end_s;    // [rank][iteration]
         std::vector<double> staleness;                       // every server's
+        std::vector<double> staleness_clocks;                // the same gradients'
     };
     /// Collective over `comm`: rank 0 receives every rank's log (ranks numbered as in `comm`); the others
     /// get an empty result.
@@ -35,6 +40,7 @@ private:
     std::vector<Span> spans_;
     std::vector<double> iteration_end_s_;
     std::vector<double> staleness_;  // written by a server's only thread
+    std::vector<double> staleness_clocks_;
 };
 
 }  // namespace dtsim::runtime

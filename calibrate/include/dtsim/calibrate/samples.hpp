@@ -5,7 +5,9 @@
 //
 // Fields every line has:   key (unique per sample; --resume skips keys already present), op, time_s,
 //                          ranks, nodes, iteration_times_s (raw per-iteration seconds), backend, iterations,
-//                          warmup, timestamp.
+//                          warmup, timestamp; with iteration times, stalls and spread (sample_estimate.hpp:
+//                          written for whoever reads the file, derived again from iteration_times_s when
+//                          read, so that files written before them read alike).
 // Network ops (network_ops.hpp) add:
 //                          mode, link_class, bytes (nccl-tests' size semantics), count, dtype, algbw_GBps,
 //                          busbw_GBps.

@@ -85,7 +85,8 @@ public:
     /// their bytes too. 1 otherwise.
     int nic_sharers = 1;
     TimelineRecorder recorder;
-    std::vector<double> staleness;  // version gap of every gradient a parameter server applied (async/ssp)
+    std::vector<double> staleness;         // version gap of every gradient a parameter server applied (async/ssp)
+    std::vector<double> staleness_clocks;  // the same gradients' gaps in clocks (Observations::staleness_clocks)
     Cohort cohort;
     FaultLedger faults;
 
