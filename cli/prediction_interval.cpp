@@ -18,7 +18,7 @@ bool kept_errors(const Profile& profile) {
 }  // namespace
 
 void add_prediction_interval(const Scenario& scenario, const std::string& scenario_file, const std::vector<std::string>& overrides,
-                             int draws, RunSummary& summary) {
+                             int draws, ProgressStyle style, RunSummary& summary) {
     if (!scenario.profile)
         throw InputError(scenario_file + ": --uncertainty draws a profile's costs, and this scenario names no profile");
     if (!kept_errors(*scenario.profile->fits))
@@ -32,7 +32,7 @@ void add_prediction_interval(const Scenario& scenario, const std::string& scenar
     }
     const int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     std::vector<double> times;
-    for (const auto& result : run_children(arguments, jobs, "--json", [](size_t, const ChildResult&) {})) {
+    for (const auto& result : run_children(arguments, jobs, "--json", {style, "uncertainty", "draws"})) {
         if (result.exit_code != 0) throw std::runtime_error("a draw of the profile failed to simulate:\n" + result.error_text);
         times.push_back(nlohmann::json::parse(result.output_json).at("iteration_time_s").get<double>());
     }

@@ -66,7 +66,8 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
         }();
         run.label = options->label;
         if (options->uncertainty > 0)
-            add_prediction_interval(scenario, options->scenario, options->overrides, options->uncertainty, run.summary);
+            add_prediction_interval(scenario, options->scenario, options->overrides, options->uncertainty,
+                                    progress_style(options->quiet, options->progress_lines), run.summary);
         const auto id = write_run_outputs(run, options->outputs);
         if (!options->quiet) {
             print_run_report(std::cout, scenario, run);

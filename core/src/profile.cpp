@@ -438,11 +438,7 @@ Profile profile_from_json(const std::string& text, const std::string& file_label
     profile.description = optional_text(root, "description");
     const auto environment = root.child("environment");
     if (!environment.is_map()) environment.fail("", "expected a JSON object describing the calibration environment");
-    try {
-        profile.environment_json = yaml_to_json(environment.yaml()).dump();
-    } catch (const Json::type_error&) {  // JSON text is UTF-8: another encoding cannot be written back
-        environment.fail("", "expected UTF-8 text in every key and value");
-    }
+    profile.environment_json = yaml_to_json(environment.yaml()).dump();  // UTF-8: ConfigNode::parse checked it
     for (const auto& item : root.child("network").sequence()) profile.network.push_back(network_fit_from(item));
     if (root.has("compute")) profile.compute = compute_from(root.child("compute"));
     if (root.has("left_out"))

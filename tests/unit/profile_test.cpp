@@ -388,11 +388,12 @@ TEST_CASE("a profile's quantities are refused outside their physical ranges", "[
 }
 
 TEST_CASE("a profile environment that is not UTF-8 is an input error, not a JSON exception", "[unit][profile]") {
-    // nlohmann::json refused to write such an environment back: exit 1 with its type_error 316.
+    // nlohmann::json refused to write such an environment back (exit 1, its type_error 316); the text is
+    // refused where it is read instead.
     const std::string bad = "{\"schema_version\": 1, \"name\": \"x\", \"source\": \"measured\",\n"
                             "\"environment\": {\"host\": \"\xff\"}, \"network\": []}";
     CHECK_THROWS_WITH(profile_from_json(bad, "bad.json"),
-                      Catch::Contains("bad.json:2: key 'environment': expected UTF-8 text in every key and value"));
+                      Catch::Contains("bad.json:2: key 'environment.host': expected UTF-8 text, got the byte 0xff"));
 }
 
 TEST_CASE("samples file: truncated last line is skipped, a bad line is an error", "[unit][profile]") {
