@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <set>
 #include <sstream>
+
+#include <yaml-cpp/eventhandler.h>
 
 #include "dtsim/data_paths.hpp"
 #include "dtsim/input_error.hpp"
@@ -48,6 +51,41 @@ std::optional<double> plain_number(const std::string& text) {
     }
     if (used == 0 || used != text.size() || !std::isfinite(parsed)) return std::nullopt;
     return parsed;
+}
+
+// Counts what a document holds, and where its first node is.
+class DocumentContent : public YAML::EventHandler {
+public:
+    int nodes = 0;
+    int first_line = 0;
+
+    void OnDocumentStart(const YAML::Mark&) override {}
+    void OnDocumentEnd() override {}
+    void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { seen(mark); }
+    void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { seen(mark); }
+    void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t, const std::string&) override { seen(mark); }
+    void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+        seen(mark);
+    }
+    void OnSequenceEnd() override {}
+    void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override { seen(mark); }
+    void OnMapEnd() override {}
+
+private:
+    void seen(const YAML::Mark& mark) {
+        if (nodes++ == 0) first_line = mark.line;
+    }
+};
+
+// The 0-based line where a second document with content begins, if there is one. Only two documents are
+// read: on some malformed text (a line starting with ", ") yaml-cpp's parser yields empty documents
+// without reading on, so YAML::LoadAll never ends.
+std::optional<int> second_document_line(const std::string& text) {
+    std::istringstream stream(text);
+    YAML::Parser parser(stream);
+    DocumentContent first, second;
+    if (!parser.HandleNextDocument(first) || !parser.HandleNextDocument(second) || second.nodes == 0) return std::nullopt;
+    return second.first_line;
 }
 
 // Checks of a document as a whole, before any key is read: what yaml-cpp lets through unsaid.
@@ -157,9 +195,11 @@ ConfigNode::ConfigNode(YAML::Node node, std::string path, std::shared_ptr<const 
 ConfigNode ConfigNode::parse(const std::string& text, std::shared_ptr<const DocumentSource> source) {
     DocumentText document{text, *source};
     document.require_no_nul();
-    std::vector<YAML::Node> documents;
+    YAML::Node root;
+    std::optional<int> second;
     try {
-        documents = YAML::LoadAll(text);
+        root = YAML::Load(text);
+        second = second_document_line(text);
     } catch (const YAML::Exception& e) {
         // yaml-cpp stops a parse nested past its depth limit with this message (its DeepRecursion is not
         // exported), and says it of nothing else when reading from memory.
@@ -169,10 +209,10 @@ ConfigNode ConfigNode::parse(const std::string& text, std::shared_ptr<const Docu
         throw InputError(document.at_line(e.mark.line) + ": YAML syntax error: " + e.msg);
     }
     // yaml-cpp reads the first document of a stream: a second would be ignored without a word.
-    if (documents.size() > 1)
-        throw InputError(document.at_line(documents[1].Mark().line) +
-                         ": a second YAML document (after '---'); expected one document per file");
-    const YAML::Node root = documents.empty() ? YAML::Node() : documents.front();
+    if (second)
+        throw InputError(document.at_line(*second) +
+                         ": a second YAML document starts here (after '---', or where the first could not go on); "
+                         "expected one document per file");
     document.check_scalars(root);
     document.require_utf8();
     return ConfigNode(root, "", std::move(source));
