@@ -25,13 +25,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 // A database with `count` runs of the quick scenario named `name`.
 std::string database_with_runs(const test::TempDir& dir, const std::string& name, int count) {
     std::ofstream(dir.file(name + ".yaml")) << test::quick_scenario(name);
@@ -65,7 +58,7 @@ std::vector<pid_t> children_of(pid_t parent) {
     for (const auto& entry : fs::directory_iterator("/proc")) {
         const auto name = entry.path().filename().string();
         if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-        const auto stat = read_file((entry.path() / "stat").string());
+        const auto stat = test::read_file((entry.path() / "stat").string());
         const auto after_name = stat.rfind(')');
         if (after_name == std::string::npos) continue;
         std::istringstream fields(stat.substr(after_name + 1));
@@ -86,7 +79,7 @@ TEST_CASE("an output that is an input of the command or another of its outputs i
     test::TempDir dir;
     const auto db = database_with_runs(dir, "small", 1);
     const auto scenario = dir.file("small.yaml");
-    const auto scenario_text = read_file(scenario);
+    const auto scenario_text = test::read_file(scenario);
     auto refused = [&](const std::vector<std::string>& arguments, const std::string& message) {
         const auto result = test::run_dtsim(arguments);
         CAPTURE(arguments, result.output);
@@ -105,17 +98,17 @@ TEST_CASE("an output that is an input of the command or another of its outputs i
 
     const auto profile = dir.file("profile.json");
     fs::copy_file(test::source_dir() / "data" / "profiles" / "dgx-h100.datasheet.json", profile);
-    const auto profile_text = read_file(profile);
+    const auto profile_text = test::read_file(profile);
     refused({"simulate", scenario, "--set", "profile=" + profile, "--set", "profile_mismatch=allow", "--json", profile},
             "is the scenario's profile this command reads");
-    CHECK(read_file(profile) == profile_text);
+    CHECK(test::read_file(profile) == profile_text);
 
     fs::create_directories(dir.file("cal"));
     std::ofstream(dir.file("cal/samples.jsonl")) << "kept\n";
     refused({"fit", dir.file("cal"), "--out", dir.file("cal/samples.jsonl")}, "is the calibration's samples this command reads");
-    CHECK(read_file(dir.file("cal/samples.jsonl")) == "kept\n");
+    CHECK(test::read_file(dir.file("cal/samples.jsonl")) == "kept\n");
 
-    CHECK(read_file(scenario) == scenario_text);
+    CHECK(test::read_file(scenario) == scenario_text);
     CHECK_FALSE(fs::exists(dir.file("a.json")));
     const auto list = test::run_dtsim({"runs", "list", "--db", db});
     CAPTURE(list.output);

@@ -10,17 +10,6 @@
 
 using namespace dtsim;
 
-namespace {
-
-std::string read_file(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-}  // namespace
-
 TEST_CASE("simulate creates the folders of its outputs", "[integration][cli][outputs]") {
     test::TempDir dir;
     std::ofstream(dir.file("small.yaml")) << test::quick_scenario("small");
@@ -88,7 +77,7 @@ TEST_CASE("runs list shows each run's overrides and label, filters with --where,
     const auto csv = test::run_dtsim({"runs", "export", "--csv", dir.file("exports/runs.csv"), "--db", db});
     CAPTURE(csv.output);
     REQUIRE(csv.exit_code == 0);
-    std::istringstream rows(read_file(dir.file("exports/runs.csv")));
+    std::istringstream rows(test::read_file(dir.file("exports/runs.csv")));
     std::string header, line;
     std::getline(rows, header);
     CHECK(header.rfind("id,kind,scenario,label,strategy,created_at,overrides,gpus,", 0) == 0);

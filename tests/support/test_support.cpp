@@ -114,6 +114,13 @@ std::size_t occurrences(const std::string& text, const std::string& word) {
     return count;
 }
 
+std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
 std::string quick_scenario(const std::string& name) {
     return "name: " + name + R"(
 cluster: {nodes: 2, gpus_per_node: 1, gpu: h100-sxm, nic: ib-ndr}

@@ -52,6 +52,9 @@ Profile pingpong_profile(const std::string& name, LinkClass link_class, std::vec
 /// two iterations; more keys can follow it (it ends with a line break).
 std::string quick_scenario(const std::string& name);
 
+/// A file's whole text, or "" when it cannot be read (the tests then check what it should hold).
+std::string read_file(const std::string& path);
+
 /// A scenario for closed-form checks: star fabric, ideal network, one GPU per node, zero compute,
 /// one bucket holding all gradients, one iteration.
 std::string closed_form_scenario(int nodes, const std::string& strategy_yaml, const std::string& fidelity,

@@ -15,13 +15,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 size_t files_in(const fs::path& folder) {
     return static_cast<size_t>(std::distance(fs::directory_iterator(folder), fs::directory_iterator()));
 }
@@ -41,11 +34,11 @@ TEST_CASE("write_file_atomically replaces a file whole or leaves the old one as 
                                                 throw std::runtime_error("the writer failed");
                                             }),
                       "the writer failed");
-    CHECK(read_file(path) == "old contents\n");
+    CHECK(test::read_file(path) == "old contents\n");
     CHECK(files_in(dir.path()) == 1);
 
     write_text_file(path, "new contents\n");
-    CHECK(read_file(path) == "new contents\n");
+    CHECK(test::read_file(path) == "new contents\n");
     CHECK(files_in(dir.path()) == 1);
     struct stat replaced {};
     REQUIRE(stat(path.c_str(), &replaced) == 0);
@@ -55,7 +48,7 @@ TEST_CASE("write_file_atomically replaces a file whole or leaves the old one as 
     fs::create_symlink(path, dir.file("latest.json"));
     write_text_file(dir.file("latest.json"), "through the link\n");
     CHECK(fs::is_symlink(dir.file("latest.json")));
-    CHECK(read_file(path) == "through the link\n");
+    CHECK(test::read_file(path) == "through the link\n");
 }
 
 TEST_CASE("prepare_output_files refuses an output that is an input or another output, by any name", "[unit][outputs]") {
