@@ -94,8 +94,9 @@ void print_validations(std::ostream& out, const std::vector<Validation>& rows, c
     }
     table.print(out, "  ");
     if (errors.empty()) return;
+    std::sort(errors.begin(), errors.end());
     out << "\n  iteration time, |error| over " << errors.size() << " scenario(s): median " << fixed(100 * median(errors), 2)
-        << " %, max " << fixed(100 * *std::max_element(errors.begin(), errors.end()), 2) << " %\n";
+        << " %, p90 " << fixed(100 * percentile(errors, 0.9), 2) << " %, max " << fixed(100 * errors.back(), 2) << " %\n";
 }
 
 nlohmann::ordered_json validations_json(const std::vector<Validation>& rows) {

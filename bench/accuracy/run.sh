@@ -6,7 +6,13 @@
 # Writes bench/results/accuracy-<rate>.md and keeps the profiles, samples and runs database there.
 #
 # Usage (root: the testbed needs network namespaces; a quiet machine):
-#   bench/accuracy/run.sh [--rate RATE] [--reps N] [--only GLOB] [--name NAME] [--keep-calibration]
+#   bench/accuracy/run.sh [--rate RATE] [--queue MS] [--reps N] [--only GLOB] [--name NAME] [--keep-calibration]
+#                         [--draw SEED [--count N]]
+# --draw SEED measures a seeded draw of COUNT (default 32) data-parallel scenarios (build/bin/accuracy_draw,
+# bench/accuracy/scenario_draw.cpp) instead of the fixed set in bench/accuracy/scenarios; its name is draw-SEED.
+# Judge a model change on one seed; record a fresh seed drawn after the last change, once, whatever it gives.
+# --queue MS sets the links' tbf queue (dtsim-testbed up --queue; default 20 ms): another network, calibrated
+# on its own in accuracy-<rate>-queue<MS>ms/.
 # --keep-calibration reuses (and completes) the calibrations of an earlier run; measurements are always new.
 # --name keeps a partial run (--only) apart from the full one: its runs database, scenarios and report are
 # accuracy-<rate>/runs-NAME.db, scenarios-NAME/ and bench/results/accuracy-<rate>-NAME.md.
@@ -14,23 +20,28 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-rate=500mbit reps=3 only='*' keep=0 name=
+rate=500mbit reps=3 only='*' keep=0 name= queue= draw= count=32
 while (($#)); do
 	case $1 in
 	--rate) rate=$2; shift 2 ;;
+	--queue) queue=$2; shift 2 ;;
+	--draw) draw=$2; shift 2 ;;
+	--count) count=$2; shift 2 ;;
 	--reps) reps=$2; shift 2 ;;
 	--only) only=$2; shift 2 ;;
 	--name) name=$2; shift 2 ;;
 	--keep-calibration) keep=1; shift ;;
-	*) echo "usage: $0 [--rate RATE] [--reps N] [--only GLOB] [--name NAME] [--keep-calibration]" >&2; exit 2 ;;
+	*) echo "usage: $0 [--rate RATE] [--queue MS] [--reps N] [--only GLOB] [--name NAME] [--keep-calibration] [--draw SEED [--count N]]" >&2; exit 2 ;;
 	esac
 done
+[[ -n $draw && -z $name ]] && name=draw-$draw
 bin="$root/build/bin"
 testbed="$root/runtime/testbed/dtsim-testbed"
-work="$root/bench/results/accuracy-$rate"
-report="$root/bench/results/accuracy-$rate${name:+-$name}.md"
+network=$rate${queue:+-queue${queue}ms}
+work="$root/bench/results/accuracy-$network"
+report="$root/bench/results/accuracy-$network${name:+-$name}.md"
 runs_db="$work/runs${name:+-$name}.db" scenario_dir="$work/scenarios${name:+-$name}" validated="$work/validate${name:+-$name}"
-for tool in "$bin/dtsim" "$bin/dtsim-runtime"; do
+for tool in "$bin/dtsim" "$bin/dtsim-runtime" "$bin/accuracy_draw"; do
 	[[ -x $tool ]] || { echo "$0: $tool is missing: build first (./setup.sh builds it)" >&2; exit 2; }
 done
 # Four TCP connections per peer pair: over one, Open MPI carries a two-way exchange at ~55 % of the rate
@@ -52,7 +63,7 @@ commit="$(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet --
 rm -rf "$runs_db" "$scenario_dir"  # measurements are taken afresh: they must come from this build
 mkdir -p "$scenario_dir"
 "$testbed" down > /dev/null 2>&1 || true
-"$testbed" up 5 --rate "$rate"
+"$testbed" up 5 --rate "$rate" ${queue:+--queue "$queue"}
 trap '"$testbed" down > /dev/null 2>&1 || true' EXIT
 
 # A scenario's layout is its first line, "# testbed: --np N [--per-host K]"; 1 or 2 ranks per host.
@@ -67,8 +78,14 @@ calibrate_layout() {  # per_host np name
 calibrate_layout 1 5 5x1
 calibrate_layout 2 4 2x2
 
+templates="$here/scenarios"
+if [[ -n $draw ]]; then
+	templates="$work/drawn-$draw"
+	rm -rf "$templates"
+	"$bin/accuracy_draw" "$draw" "$count" "$templates"
+fi
 scenarios=()
-for template in "$here"/scenarios/$only.yaml; do
+for template in "$templates"/$only.yaml; do
 	scenario="$scenario_dir/$(basename "$template")"
 	# Relative to the scenario's folder (the loader looks beside the scenario first): no machine path in the records.
 	sed -e "s|@PROFILE_1@|../profile-5x1.json|" -e "s|@PROFILE_2@|../profile-2x2.json|" "$template" > "$scenario"
@@ -103,14 +120,15 @@ if ((${#llm[@]})); then
 fi
 
 {
-	echo "# bench/accuracy ($rate)"
+	echo "# bench/accuracy ($network${draw:+, draw $draw})"
 	echo
 	echo "- machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), $(free -g | awk '/Mem:/{print $2}') GiB, $(mpirun --version | head -1)"
 	echo "- date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	echo "- commit: $commit"
-	echo "- testbed: 5 host namespaces at $rate each way (tbf), Open MPI over TCP with \`btl_tcp_links 4\`"
-	echo "- calibrations: \`accuracy-$rate/calibration-5x1\` (5 hosts × 1 rank) and \`calibration-2x2\` (2 hosts × 2 ranks), \`dtsim-runtime calibrate ${calibrate_options[*]}\`; profiles \`profile-*.json\`"
-	echo "- measured: each scenario $reps times with \`dtsim-runtime measure ${measure_options[*]}\` (runs in \`accuracy-$rate/$(basename "$runs_db")\`); validate compares the median run"
+	echo "- testbed: 5 host namespaces at $rate each way (tbf, queue ${queue:-20} ms), Open MPI over TCP with \`btl_tcp_links 4\`"
+	[[ -n $draw ]] && echo "- scenarios: seeded draw \`accuracy_draw $draw $count\` (kept in \`accuracy-$network/drawn-$draw\`)"
+	echo "- calibrations: \`accuracy-$network/calibration-5x1\` (5 hosts × 1 rank) and \`calibration-2x2\` (2 hosts × 2 ranks), \`dtsim-runtime calibrate ${calibrate_options[*]}\`; profiles \`profile-*.json\`"
+	echo "- measured: each scenario $reps times with \`dtsim-runtime measure ${measure_options[*]}\` (runs in \`accuracy-$network/$(basename "$runs_db")\`); validate compares the median run"
 	if [[ -s $validated.txt ]]; then
 		echo
 		echo '```'

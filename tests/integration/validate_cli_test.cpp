@@ -2,6 +2,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -64,6 +66,10 @@ TEST_CASE("dtsim validate reports the exact error of the simulation against the 
     CHECK(metrics["iteration_time_s"]["relative_error"].get<double>() == Approx(predicted_s / 0.005 - 1).epsilon(1e-12));
     CHECK(metrics["samples_per_s"]["relative_error"].get<double>() == Approx(predicted_rate / 1000 - 1).epsilon(1e-12));
     CHECK(rows[0]["comparison"]["reference"]["kind"] == "measured");
+    // One scenario: its |error| is the median, the 90th percentile and the max.
+    char error[32];
+    std::snprintf(error, sizeof error, "%.2f %%", 100 * std::fabs(predicted_s / 0.005 - 1));
+    CHECK_THAT(result.output, Catch::Contains(std::string("median ") + error + ", p90 " + error + ", max " + error));
 }
 
 TEST_CASE("dtsim validate refuses a scenario without a stored measurement, naming how to measure it", "[integration][validate]") {
