@@ -62,6 +62,7 @@ ZooModel read_hf_config(const std::filesystem::path& path) {
     model.description = "Hugging Face " + type + " config: " + std::to_string(config.layers) + " layers, hidden " +
                         std::to_string(config.hidden) + ", " + std::to_string(config.heads) + " heads";
     model.source = path.string();
+    model.file = path.string();
     model.sample = "one sequence of " + std::to_string(config.sequence_length) + " tokens";
     model.layers = transformer_layers(config, config.sequence_length, Attention::flash);
     model.published_parameters = model.total_parameters();

@@ -42,6 +42,7 @@ ZooModel read_zoo_file(const std::filesystem::path& path) {
     auto doc = ConfigNode::parse_file(path.string());
     doc.require_map_with_keys({"name", "description", "source", "sample", "published_parameters", "transformer", "layers"});
     ZooModel model;
+    model.file = path.string();
     model.name = doc.text("name");
     model.description = doc.text("description");
     model.source = doc.text("source");

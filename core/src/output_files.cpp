@@ -19,7 +19,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string where(const OutputFile& output) { return "command line: " + output.option + " " + output.path + ": "; }
+// "command line: --json x.json: ", or where no option named it (a GUI's export) "the export x.png: ".
+std::string where(const OutputFile& output) {
+    return (output.option.rfind("--", 0) == 0 ? "command line: " : "") + output.option + " " + output.path + ": ";
+}
 
 fs::path folder_of(const fs::path& file) { return file.parent_path().empty() ? fs::path(".") : file.parent_path(); }
 

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "dtsim/chrome_trace.hpp"
+#include "dtsim/data_paths.hpp"
 #include "dtsim/output_files.hpp"
 #include "dtsim/run_json.hpp"
 #include "dtsim/run_store.hpp"
@@ -13,6 +14,11 @@ namespace dtsim {
 void prepare_run_outputs(const RunOutputs& outputs, const Scenario& scenario) {
     std::vector<InputFile> inputs{{"the scenario", scenario.file}};
     if (scenario.profile) inputs.push_back({"the scenario's profile", scenario.profile->file});
+    if (scenario.model.zoo) inputs.push_back({"the scenario's model file", scenario.model.zoo->file});
+    // Any preset may be one the scenario read: a node preset names a GPU preset and its links.
+    for (const std::string kind : {"gpu", "network", "node"})
+        for (const auto& name : list_data_names("hardware/" + kind))
+            inputs.push_back({"a hardware preset", (data_dir() / "hardware" / kind / (name + ".yaml")).string()});
     prepare_output_files({{"--json", outputs.json_path}, {"--trace", outputs.trace_path}, {"--db", outputs.db_path}}, inputs);
     require_runs_database_or_none(outputs.db_path);
 }

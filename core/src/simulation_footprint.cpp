@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include "dtsim/cost_model.hpp"
 #include "dtsim/scenario.hpp"
+#include "dtsim/simulation_events.hpp"
 #include "dtsim/units.hpp"
 
 namespace dtsim {
@@ -43,8 +45,10 @@ std::string describe(const SimulationFootprint& footprint) {
 
 std::optional<std::string> large_run_note(const Scenario& scenario) {
     const auto footprint = estimate_footprint(scenario);
-    if (footprint.bytes() < kLargeFootprintBytes) return std::nullopt;
-    return "a large run: simulating it needs " + describe(footprint) + " of memory";
+    const auto events = estimate_events(scenario, CostModel(scenario));
+    if (footprint.bytes() < kLargeFootprintBytes && events.messages < kLargeMessageCount) return std::nullopt;
+    return "a large run: simulating it needs " + describe(footprint) + " of memory and sends about " +
+           format_count(events.messages) + " messages (" + format_count(events.messages_per_iteration) + " per iteration)";
 }
 
 std::uint64_t physical_memory_bytes() {

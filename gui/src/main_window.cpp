@@ -201,11 +201,15 @@ QImage MainWindow::screenshot(const QSize& size) {
     return grab().toImage();
 }
 
+std::vector<InputFile> MainWindow::open_files() const {
+    return {{"the runs database", db_ ? db_->path() : std::string()}, {"the what-if scenario", whatif_->scenario_file().toStdString()}};
+}
+
 void MainWindow::export_view(const QString& suffix) {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export view"), QStringLiteral("dtsim-view.") + suffix,
                                                       suffix.toUpper() + QStringLiteral(" (*.") + suffix + QLatin1Char(')'));
     if (path.isEmpty()) return;
-    if (const QString error = export_widget(tabs_->currentWidget(), path); !error.isEmpty()) show_error(error);
+    if (const QString error = export_widget(tabs_->currentWidget(), path, open_files()); !error.isEmpty()) show_error(error);
 }
 
 void MainWindow::export_trace() {
@@ -216,7 +220,8 @@ void MainWindow::export_trace() {
     if (path.isEmpty()) return;
     try {
         const auto run = db_->load_full(ids[0]);
-        if (const QString error = run ? export_chrome_trace(*run, path) : tr("run %1 is gone").arg(ids[0]); !error.isEmpty())
+        if (const QString error = run ? export_chrome_trace(*run, path, open_files()) : tr("run %1 is gone").arg(ids[0]);
+            !error.isEmpty())
             show_error(error);
     } catch (const std::exception& e) {
         show_error(QString::fromStdString(e.what()));

@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 
+#include "dtsim/output_files.hpp"
 #include "run_database.hpp"
 
 class QLineEdit;
@@ -45,6 +46,8 @@ public:
     CompareView* compare_view() const { return compare_; }
     WhatIfPanel* whatif_panel() const { return whatif_; }
     std::vector<std::int64_t> selected_run_ids() const;
+    /// The files the window reads (the runs database, the what-if scenario), which an export must not replace.
+    std::vector<InputFile> open_files() const;
 
 protected:
     void showEvent(QShowEvent* event) override;

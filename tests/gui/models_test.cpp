@@ -116,3 +116,13 @@ TEST_CASE("gui::RunListModel: an LLM run shows its MFU, tokens/s and memory per 
     for (int column : {RunListModel::mfu, RunListModel::tokens_per_s, RunListModel::memory}) CHECK(text(2, column).isEmpty());
     CHECK(model.data(model.index(1, RunListModel::memory), RunListModel::kSortRole).toDouble() == 93.14e9);
 }
+
+TEST_CASE("gui::RunListModel: names show escaped, no control character reaches the table", "[gui]") {
+    auto runs = test_runs();
+    runs[0].scenario_name = "esc\x1b[31mred";
+    runs[0].strategy = "ring\x07";
+    RunListModel model;
+    model.set_runs(runs);
+    CHECK(model.data(model.index(0, RunListModel::scenario)).toString() == QStringLiteral("esc\\x1b[31mred"));
+    CHECK(model.data(model.index(0, RunListModel::strategy)).toString() == QStringLiteral("ring\\x07"));
+}

@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <sqlite3.h>
 
 #include "dtsim/temporary_directory.hpp"
 #include "gui_fixtures.hpp"
@@ -25,4 +26,20 @@ TEST_CASE("gui::RunDatabase: loads runs into span stores and keeps the latest fe
     REQUIRE(db.load_full(2));
     CHECK(db.load_full(2)->spans.size() == 4 * 3 * 3 + 2 * 3);
     CHECK_THROWS_AS(RunDatabase(dir.file("missing.db")), StoreError);
+}
+
+TEST_CASE("gui::RunDatabase: a damaged row hides no other run", "[gui]") {
+    TemporaryDirectory dir("dtsim-gui-db-damaged");
+    test::write_test_database(dir.file("runs.db"));
+    sqlite3* handle = nullptr;
+    REQUIRE(sqlite3_open(dir.file("runs.db").c_str(), &handle) == SQLITE_OK);
+    // As older versions stored an infinity: JSON null where a number belongs.
+    CHECK(sqlite3_exec(handle, "UPDATE runs SET summary_json = '{\"gpus\": 4, \"iteration_time_s\": null}' WHERE id = 2", nullptr,
+                       nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(handle);
+    RunDatabase db(dir.file("runs.db"));
+    const auto runs = db.list();
+    REQUIRE(runs.size() == 4);
+    for (const auto& run : runs) CHECK(run.id != 2);
+    CHECK(db.load(3));
 }

@@ -103,6 +103,31 @@ TEST_CASE("an output that is an input of the command or another of its outputs i
             "is the scenario's profile this command reads");
     CHECK(test::read_file(profile) == profile_text);
 
+    // The model file `model.zoo` names, in the zoo's format or a Hugging Face config.json, is read too.
+    const auto zoo_file = dir.file("resnet.yaml");
+    fs::copy_file(test::source_dir() / "data" / "models" / "resnet50.yaml", zoo_file);
+    const auto zoo_text = test::read_file(zoo_file);
+    const auto with_zoo = dir.file("with-zoo.yaml");
+    std::ofstream(with_zoo) << "name: with-zoo\ncluster: {nodes: 2, gpus_per_node: 1, gpu: h100-sxm, intra_node: nvlink4, "
+                               "nic: ib-ndr}\nmodel: {zoo: ./resnet.yaml, batch_per_gpu: 32}\ntraining: {iterations: 1, strategy: {kind: allreduce}}\n";
+    refused({"simulate", with_zoo, "--json", zoo_file}, "--json " + zoo_file + ": is the scenario's model file this command reads");
+    refused({"sweep", with_zoo, "--vary", "cluster.nodes=1,2", "--db", zoo_file}, "is the scenario's model file");
+    CHECK(test::read_file(zoo_file) == zoo_text);
+    const auto config = dir.file("config.json");
+    std::ofstream(config) << R"({"model_type": "gpt2", "n_embd": 768, "n_head": 12, "n_inner": null, "n_layer": 12,
+        "n_positions": 1024, "vocab_size": 50257})";
+    const auto config_text = test::read_file(config);
+    refused({"simulate", with_zoo, "--set", "model.zoo=" + config, "--trace", config}, "is the scenario's model file");
+    CHECK(test::read_file(config) == config_text);
+    // So are the hardware presets, in a copy of the data folder lest a failure destroy the source tree's.
+    fs::copy(test::source_dir() / "data", dir.file("data"), fs::copy_options::recursive);
+    const auto preset = dir.file("data/hardware/network/ib-ndr.yaml");
+    const auto preset_text = test::read_file(preset);
+    setenv("DTSIM_DATA_DIR", dir.file("data").c_str(), 1);
+    refused({"simulate", scenario, "--json", preset}, "--json " + preset + ": is a hardware preset this command reads");
+    unsetenv("DTSIM_DATA_DIR");
+    CHECK(test::read_file(preset) == preset_text);
+
     fs::create_directories(dir.file("cal"));
     std::ofstream(dir.file("cal/samples.jsonl")) << "kept\n";
     refused({"fit", dir.file("cal"), "--out", dir.file("cal/samples.jsonl")}, "is the calibration's samples this command reads");

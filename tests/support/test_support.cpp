@@ -1,5 +1,6 @@
 #include "test_support.hpp"
 
+#include <simgrid/s4u/Comm.hpp>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -90,6 +91,27 @@ Run simulate_in_child(const Scenario& scenario) {
     auto run = store.load(1);
     if (!run) throw std::runtime_error("simulation child stored nothing");
     return *run;
+}
+
+SimulationActivity simulate_activity_in_child(const Scenario& scenario) {
+    TempDir dir;
+    const auto results = dir.file("activity.txt");
+    run_in_child([&] {
+        // A message between mailboxes is sent (on_send); one from host to host has no mailbox, and is counted
+        // when it completes.
+        double messages = 0;
+        simgrid::s4u::Comm::on_send_cb([&](const simgrid::s4u::Comm&) { ++messages; });
+        simgrid::s4u::Activity::on_completion_cb([&](const simgrid::s4u::Activity& activity) {
+            const auto* comm = dynamic_cast<const simgrid::s4u::Comm*>(&activity);
+            if (comm && !comm->get_mailbox()) ++messages;
+        });
+        const auto run = sim::simulate(scenario);
+        std::ofstream(results) << messages << " " << run.spans.size() << "\n";
+    });
+    SimulationActivity activity;
+    if (!(std::ifstream(results) >> activity.messages >> activity.spans))
+        throw std::runtime_error("simulation child did not count its activity");
+    return activity;
 }
 
 std::vector<double> simulate_collectives_in_child(const Scenario& scenario,

@@ -34,6 +34,14 @@ CommandResult run_runtime(int ranks, const std::vector<std::string>& arguments);
 /// Simulates in a forked child and returns the run (summary, iterations, spans).
 Run simulate_in_child(const Scenario& scenario);
 
+/// What a simulation in a forked child did: the point-to-point messages it sent (SimGrid communications,
+/// whether between mailboxes or straight from host to host) and the spans its timeline recorded.
+struct SimulationActivity {
+    double messages = 0;
+    double spans = 0;
+};
+SimulationActivity simulate_activity_in_child(const Scenario& scenario);
+
 /// Replays collectives (sim::simulate_collectives) in a forked child and returns their times.
 std::vector<double> simulate_collectives_in_child(const Scenario& scenario,
                                                   const std::vector<sim::CollectiveTrial>& trials);

@@ -1,5 +1,5 @@
 // The ranges of physical quantities (core/src/physical_limits.cpp), as the scenario loader enforces them,
-// and the estimate of what a simulation needs (core/src/simulation_footprint.cpp).
+// and the estimate of what a simulation needs (core/src/simulation_footprint.cpp, simulation_events.cpp).
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -103,8 +103,15 @@ TEST_CASE("a scenario that cannot fit in this machine's memory is refused when i
 
 TEST_CASE("a large run's estimate is said before it starts, a small one's is not", "[unit][limits]") {
     CHECK_FALSE(large_run_note(load_scenario_text(kBase, "scenario.yaml")));
-    // 16 384 hosts at 12 KiB: above 128 MB with the fixed 32 MB.
-    const auto note = large_run_note(load_scenario_text(kBase, "scenario.yaml", {"cluster.nodes=16384"}));
+    // 16 384 hosts at 12 KiB: above 128 MB with the fixed 32 MB; a step-fidelity ring all-reduce of 4 buckets
+    // sends 2n(n-1) messages per bucket, 2.15 G in each of the 2 iterations.
+    auto note = large_run_note(load_scenario_text(kBase, "scenario.yaml", {"cluster.nodes=16384"}));
     REQUIRE(note);
-    CHECK(*note == "a large run: simulating it needs at least 238 MB (16.4 k hosts, 65.5 k timeline spans) of memory");
+    CHECK(*note == "a large run: simulating it needs at least 238 MB (16.4 k hosts, 65.5 k timeline spans) of memory and "
+                   "sends about 4.29 G messages (2.15 G per iteration)");
+    // 2048 hosts fit in 57 MB, but their 67 M messages take minutes; 512 hosts send 4.2 M.
+    note = large_run_note(load_scenario_text(kBase, "scenario.yaml", {"cluster.nodes=2048"}));
+    REQUIRE(note);
+    CHECK_THAT(*note, Catch::Contains("sends about 67.1 M messages (33.5 M per iteration)"));
+    CHECK_FALSE(large_run_note(load_scenario_text(kBase, "scenario.yaml", {"cluster.nodes=512"})));
 }

@@ -69,6 +69,7 @@ struct ZooModel {
     std::string description;
     std::string source;
     std::string sample;  // what one sample is (an image, a sequence of N tokens)
+    std::string file;    // the file it was read from (the zoo's or a model file), which a command must not overwrite
     double published_parameters = 0;
     std::vector<ZooLayer> layers;  // forward order; backward produces gradients in reverse
     std::optional<TransformerConfig> transformer;  // decoder-only transformers

@@ -9,7 +9,8 @@
 
 namespace dtsim {
 
-/// An output file and the option that named it ("--json"); an empty path is an output not asked for.
+/// An output file and the option that named it ("--json"), or what it is where no option did ("the export");
+/// an empty path is an output not asked for.
 struct OutputFile {
     std::string option;
     std::string path;

@@ -16,9 +16,9 @@ struct RunOutputs {
 };
 
 /// Creates the folders of the requested outputs and checks that each can be written and replaces none of
-/// the scenario's files (the scenario, its profile) nor another output (an existing database must be a runs
-/// database), so a bad path fails before a long run. InputError naming the option and the path; StoreError
-/// for a file that is not a runs database.
+/// the files the scenario was read from (the scenario, its profile, its model file, the hardware presets)
+/// nor another output (an existing database must be a runs database), so a bad path fails before a long run.
+/// InputError naming the option and the path; StoreError for a file that is not a runs database.
 void prepare_run_outputs(const RunOutputs& outputs, const Scenario& scenario);
 
 /// A database output that exists must be a runs database (StoreError otherwise): checked before the work
