@@ -18,12 +18,8 @@ if [[ "${1:-}" == --algorithm ]]; then
 fi
 dtsim="${1:-$root/build/bin/dtsim}"
 out="$root/bench/results/nccl-published.md"
-scratch="$(mktemp -d)"
-trap 'rm -rf "$scratch"' EXIT
-export DTSIM_DATA_DIR="$root/data"
-# Taken before this run rewrites its own results file; only changes outside bench/results count.
-commit="$(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet -- . ':!bench/results' || echo ' (with uncommitted changes)')"
-started="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+source "$root/bench/common.sh"
+bench_begin "$root"
 
 while IFS=$'\t' read -r id op nodes gpus bytes published nccl gpu nvlink nics node nic url title date where; do
   [[ "$id" == \#* || "$id" == id ]] && continue
@@ -53,7 +49,7 @@ done < "$here/published.tsv"
   echo "busbw / published busbw − 1 (positive: dtsim predicts faster). Predictions are deterministic; the machine's load"
   echo "does not change them."
   echo
-  echo "- machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), $(free -g | awk '/Mem:/{print $2}') GiB"
+  echo "- machine: $(bench_machine)"
   echo "- date: $started"
   echo "- commit: $commit"
   echo "- dtsim: $dtsim"

@@ -279,7 +279,7 @@ std::vector<NcclTestsRun> parse_nccl_tests_log(const std::string& text, const st
         if (!line.empty() && line.back() == '\r') line.pop_back();
         const auto t = tokens_of(line);
         if (t.empty()) continue;
-        if (t[0] == "#" || t[0][0] == '#') {
+        if (t[0][0] == '#') {
             if (starts_with(line, "# Collective test starting:")) {
                 program = t.size() > 4 ? std::filesystem::path(t[4]).filename().string() : "";
                 program_line = line_number;

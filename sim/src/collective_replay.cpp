@@ -17,35 +17,29 @@ namespace sg4 = simgrid::s4u;
 
 namespace {
 
-void run_trial(const Actor& actor, int rank, const CollectiveTrial& trial, ReplayMode mode) {
-    const RankGroup group{0, 1, trial.ranks, rank};
-    switch (trial.op) {
+using Collective = void (*)(const Actor&, const RankGroup&, double);
+
+// As the calibration pinned the trial's collective, or as training runs it: the scenario's all-reduce, rings
+// with the calibrated collectives' per-step extra where the profile has one.
+Collective collective_for(NetworkOp op, ReplayMode mode) {
+    const bool as_training = mode == ReplayMode::scenario;
+    switch (op) {
         case NetworkOp::allreduce:
-            if (mode == ReplayMode::scenario)
-                scenario_allreduce(actor, group, trial.bytes);
-            else
-                ring_allreduce(actor, group, trial.bytes);
-            return;
-        // As training runs them, with the calibrated collectives' per-step extra where the profile has one.
-        case NetworkOp::allgather:
-            if (mode == ReplayMode::scenario)
-                calibrated_allgather(actor, group, trial.bytes);
-            else
-                ring_allgather(actor, group, trial.bytes);
-            return;
-        case NetworkOp::reducescatter:
-            if (mode == ReplayMode::scenario)
-                calibrated_reduce_scatter(actor, group, trial.bytes);
-            else
-                ring_reduce_scatter(actor, group, trial.bytes);
-            return;
-        case NetworkOp::broadcast: binomial_broadcast(actor, group, trial.bytes); return;
-        case NetworkOp::alltoall: linear_alltoall(actor, group, trial.bytes); return;
+            if (as_training) return scenario_allreduce;
+            return [](const Actor& a, const RankGroup& g, double bytes) { ring_allreduce(a, g, bytes); };
+        case NetworkOp::allgather: return as_training ? calibrated_allgather : ring_allgather;
+        case NetworkOp::reducescatter: return as_training ? calibrated_reduce_scatter : ring_reduce_scatter;
+        case NetworkOp::broadcast: return binomial_broadcast;
+        case NetworkOp::alltoall: return linear_alltoall;
         case NetworkOp::sendrecv:
         case NetworkOp::exchange:
         case NetworkOp::pingpong: break;
     }
-    throw std::invalid_argument("cannot replay " + std::string(to_string(trial.op)) + ": not a collective");
+    throw std::invalid_argument("cannot replay " + std::string(to_string(op)) + ": not a collective");
+}
+
+void run_trial(const Actor& actor, int rank, const CollectiveTrial& trial, ReplayMode mode) {
+    collective_for(trial.op, mode)(actor, RankGroup{0, 1, trial.ranks, rank}, trial.bytes);
 }
 
 }  // namespace
