@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -27,6 +28,8 @@ constexpr size_t kPerIterationColumns = 4;
 // Printed bandwidths have two decimals (fewer above 1000 GB/s), the time two decimals in µs.
 constexpr double kPrintedBandwidthSlack = 0.015;
 constexpr double kPrintedRelativeSlack = 2e-3;
+// Logs run with NCCL_DEBUG=INFO on many ranks outgrow a scenario's 16 MiB; their text is read whole.
+constexpr std::uintmax_t kMaxLogBytes = std::uintmax_t{256} << 20;
 
 std::vector<std::string> tokens_of(const std::string& line) {
     std::istringstream in(line);
@@ -314,7 +317,7 @@ std::vector<NcclTestsRun> parse_nccl_tests_log(const std::string& text, const st
 }
 
 std::vector<NcclTestsRun> read_nccl_tests_log(const std::string& path) {
-    return parse_nccl_tests_log(read_text_file(path), path);
+    return parse_nccl_tests_log(read_text_file(path, kMaxLogBytes), path);
 }
 
 }  // namespace dtsim::calibrate
