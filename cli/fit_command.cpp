@@ -1,4 +1,5 @@
 // `dtsim fit DIR --out PROFILE.json`: fits cost models to calibration samples.
+// `dtsim fit LOG... --out PROFILE.json`: the same from nccl-tests output files.
 // `dtsim fit --validate DIR PROFILE.json`: replays every measured collective from the point-to-point fits.
 #include <iostream>
 #include <memory>
@@ -6,6 +7,7 @@
 
 #include "commands.hpp"
 #include "cross_validation.hpp"
+#include "dtsim/calibrate/nccl_tests_profile.hpp"
 #include "dtsim/calibrate/profile_fitter.hpp"
 #include "dtsim/calibrate/samples.hpp"
 #include "dtsim/data_paths.hpp"
@@ -20,7 +22,7 @@ namespace dtsim::cli {
 namespace {
 
 struct FitOptions {
-    std::vector<std::string> paths;  // DIR, or DIR PROFILE with --validate
+    std::vector<std::string> paths;  // DIR or nccl-tests logs, or DIR PROFILE with --validate
     std::string out;
     std::string name;
     std::string db;
@@ -46,14 +48,33 @@ std::vector<InputFile> calibration_inputs(const std::filesystem::path& directory
             {"the calibration's environment", (directory / "environment.json").string()}};
 }
 
-void fit(const FitOptions& options) {
+Profile fit_calibration(const FitOptions& options) {
     const std::filesystem::path directory(options.paths.at(0));
+    if (options.paths.size() != 1) throw InputError("dtsim fit: expected one DIR, or nccl-tests log files (PROFILE.json only with --validate)");
     prepare_output_files({{"--out", options.out}, {"--db", options.db}}, calibration_inputs(directory));
     require_runs_database_or_none(options.db);
     const auto samples = read_samples(directory);
     const auto environment = read_text_file(directory / "environment.json");
     const std::string name = options.name.empty() ? directory.filename().string() : options.name;
-    const auto profile = calibrate::fit_profile(samples.samples, environment, name);
+    return calibrate::fit_profile(samples.samples, environment, name);
+}
+
+Profile fit_nccl_tests(const FitOptions& options) {
+    std::vector<InputFile> logs;
+    for (const auto& path : options.paths) {
+        if (!std::filesystem::exists(path))
+            throw InputError(path + ": no such file or folder; expected the --out folder of dtsim-runtime calibrate, or nccl-tests log files");
+        if (!std::filesystem::is_regular_file(path))
+            throw InputError(path + ": expected an nccl-tests log file (a calibration folder comes alone)");
+        logs.push_back({"an nccl-tests log", path});
+    }
+    prepare_output_files({{"--out", options.out}, {"--db", options.db}}, logs);
+    require_runs_database_or_none(options.db);
+    return calibrate::fit_nccl_tests_logs(options.paths, options.name.empty() ? "nccl-tests" : options.name);
+}
+
+void fit(const FitOptions& options) {
+    const auto profile = std::filesystem::is_directory(options.paths.at(0)) ? fit_calibration(options) : fit_nccl_tests(options);
     const auto text = profile_to_json(profile);
     // Stored first, as runs are: the database keeps the profile whatever happens to the file.
     std::optional<std::int64_t> stored;
@@ -65,7 +86,8 @@ void fit(const FitOptions& options) {
 }
 
 void validate(const FitOptions& options) {
-    if (options.paths.size() != 2) throw InputError("dtsim fit --validate: expected DIR PROFILE.json");
+    if (options.paths.size() != 2 || std::filesystem::is_regular_file(options.paths[0]))
+        throw InputError("dtsim fit --validate: expected DIR PROFILE.json, DIR a calibration folder (nccl-tests logs cannot be replayed)");
     const std::filesystem::path directory(options.paths[0]);
     auto inputs = calibration_inputs(directory);
     inputs.push_back({"the profile", options.paths[1]});
@@ -86,9 +108,11 @@ void validate(const FitOptions& options) {
 void add_fit_command(CLI::App& app, int& exit_code) {
     auto options = std::make_shared<FitOptions>();
     auto* cmd = app.add_subcommand("fit", "Fit network and compute cost models to calibration samples (a profile)");
-    cmd->add_option("paths", options->paths, "DIR (the calibrate --out folder); with --validate: DIR PROFILE.json")
+    cmd->add_option("paths", options->paths,
+                    "DIR (the calibrate --out folder), or nccl-tests output files (all_reduce_perf ... logs); "
+                    "with --validate: DIR PROFILE.json")
         ->required()
-        ->expected(1, 2);
+        ->expected(1, 1 << 16);
     cmd->add_option("--out", options->out, "Write the profile JSON here");
     cmd->add_option("--name", options->name, "Profile name (default: the folder's name)");
     cmd->add_option("--db", options->db, "Also store the profile in this runs database");
@@ -101,7 +125,6 @@ void add_fit_command(CLI::App& app, int& exit_code) {
         if (options->validate)
             validate(*options);
         else {
-            if (options->paths.size() != 1) throw InputError("dtsim fit: expected one DIR (PROFILE.json only with --validate)");
             if (options->out.empty()) throw InputError("dtsim fit: --out PROFILE.json is required");
             fit(*options);
         }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (the `fuzz` preset: clang, ASan + UBSan, build-fuzz/) and fuzzes the
-# scenario loader, then the profile reader, for SECONDS seconds each (default 25; 0 = no time limit).
-# DTSIM_FUZZ_TARGETS picks some of them (default "scenario profile"). Extra arguments go to libFuzzer,
+# scenario loader, the profile reader, then the nccl-tests log reader, for SECONDS seconds each (default 25;
+# 0 = no time limit). DTSIM_FUZZ_TARGETS picks some of them (default "scenario profile nccl_tests"). Extra arguments go to libFuzzer,
 # e.g. `tools/run-fuzz.sh 0 -runs=1200000` for a fixed number of executions.
 # Exits non-zero if the fuzzer finds a crash, a sanitizer report, a timeout, an out-of-memory or any
 # exception other than dtsim::InputError; the reproducer is kept in build-fuzz/fuzz-artifacts/.
@@ -11,13 +11,13 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 duration="${1:-25}"
 if [[ $# -gt 0 ]]; then shift; fi
 if ! [[ "$duration" =~ ^[0-9]+$ ]]; then
-    echo "usage: [DTSIM_FUZZ_TARGETS='scenario profile'] $0 [SECONDS] [libFuzzer options...]" >&2
+    echo "usage: [DTSIM_FUZZ_TARGETS='scenario profile nccl_tests'] $0 [SECONDS] [libFuzzer options...]" >&2
     exit 2
 fi
-targets="${DTSIM_FUZZ_TARGETS:-scenario profile}"
+targets="${DTSIM_FUZZ_TARGETS:-scenario profile nccl_tests}"
 for target in $targets; do
-    if [[ "$target" != scenario && "$target" != profile ]]; then
-        echo "run-fuzz: unknown target '$target' in DTSIM_FUZZ_TARGETS; expected scenario or profile" >&2
+    if [[ "$target" != scenario && "$target" != profile && "$target" != nccl_tests ]]; then
+        echo "run-fuzz: unknown target '$target' in DTSIM_FUZZ_TARGETS; expected scenario, profile or nccl_tests" >&2
         exit 2
     fi
 done
@@ -40,6 +40,8 @@ seed_corpus() {
     shopt -s nullglob globstar
     if [[ "$target" == scenario ]]; then
         files=("$repo"/scenarios/*.yaml "$repo"/tests/data/bad_scenarios/*.yaml)
+    elif [[ "$target" == nccl_tests ]]; then
+        files=("$repo"/tests/data/nccl_tests/*.log "$repo"/tests/data/bad_nccl_tests/*.log)
     else
         files=("$repo"/data/profiles/*.json "$repo"/bench/results/**/*profile*.json "$repo"/tests/data/bad_profiles/*.json)
     fi

@@ -14,13 +14,9 @@ root="$(cd "$here/../.." && pwd)"
 dtsim="${1:-$root/build/bin/dtsim}"
 out="$root/bench/results/llm-published.md"
 timeout_s="${DTSIM_TIMEOUT:-600}"
-scratch="$(mktemp -d)"
-trap 'rm -rf "$scratch"' EXIT
+source "$root/bench/common.sh"
 # The zoo models these scenarios name (megatron-gpt-*) are in this checkout's data/.
-export DTSIM_DATA_DIR="$root/data"
-# Taken before this run rewrites its own results file; only changes outside bench/results count.
-commit="$(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet -- . ':!bench/results' || echo ' (with uncommitted changes)')"
-started="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+bench_begin "$root"
 
 for scenario in "$here"/scenarios/*.yaml; do
   id="$(basename "$scenario" .yaml)"
@@ -41,7 +37,7 @@ done
   echo "to dtsim's predicted iteration time; error = predicted throughput / published throughput − 1 (for an"
   echo "iteration-time figure: published time / predicted time − 1), so a positive error means dtsim predicts faster."
   echo
-  echo "- machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), $(free -g | awk '/Mem:/{print $2}') GiB"
+  echo "- machine: $(bench_machine)"
   echo "- date: $started"
   echo "- commit: $commit"
   echo "- dtsim: $dtsim"

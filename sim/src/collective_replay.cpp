@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "dtsim/sim/calibrated_collectives.hpp"
 #include "dtsim/sim/collectives.hpp"
 #include "dtsim/sim/engine_setup.hpp"
 #include "dtsim/sim/simulation_context.hpp"
@@ -16,48 +17,59 @@ namespace sg4 = simgrid::s4u;
 
 namespace {
 
-void run_trial(const Actor& actor, int rank, const CollectiveTrial& trial) {
-    const RankGroup group{0, 1, trial.ranks, rank};
-    switch (trial.op) {
-        case NetworkOp::allreduce: ring_allreduce(actor, group, trial.bytes); return;
-        case NetworkOp::allgather: ring_allgather(actor, group, trial.bytes); return;
-        case NetworkOp::reducescatter: ring_reduce_scatter(actor, group, trial.bytes); return;
-        case NetworkOp::broadcast: binomial_broadcast(actor, group, trial.bytes); return;
-        case NetworkOp::alltoall: linear_alltoall(actor, group, trial.bytes); return;
+using Collective = void (*)(const Actor&, const RankGroup&, double);
+
+// As the calibration pinned the trial's collective, or as training runs it: the scenario's all-reduce, rings
+// with the calibrated collectives' per-step extra where the profile has one.
+Collective collective_for(NetworkOp op, ReplayMode mode) {
+    const bool as_training = mode == ReplayMode::scenario;
+    switch (op) {
+        case NetworkOp::allreduce:
+            if (as_training) return scenario_allreduce;
+            return [](const Actor& a, const RankGroup& g, double bytes) { ring_allreduce(a, g, bytes); };
+        case NetworkOp::allgather: return as_training ? calibrated_allgather : ring_allgather;
+        case NetworkOp::reducescatter: return as_training ? calibrated_reduce_scatter : ring_reduce_scatter;
+        case NetworkOp::broadcast: return binomial_broadcast;
+        case NetworkOp::alltoall: return linear_alltoall;
         case NetworkOp::sendrecv:
         case NetworkOp::exchange:
         case NetworkOp::pingpong: break;
     }
-    throw std::invalid_argument("cannot replay " + std::string(to_string(trial.op)) + ": not a collective");
+    throw std::invalid_argument("cannot replay " + std::string(to_string(op)) + ": not a collective");
+}
+
+void run_trial(const Actor& actor, int rank, const CollectiveTrial& trial, ReplayMode mode) {
+    collective_for(trial.op, mode)(actor, RankGroup{0, 1, trial.ranks, rank}, trial.bytes);
 }
 
 }  // namespace
 
 std::vector<double> simulate_collectives(const Scenario& scenario, const std::vector<CollectiveTrial>& trials,
-                                         SimulationProgress* progress) {
+                                         SimulationProgress* progress, ReplayMode mode) {
     const int world = scenario.cluster.gpus();
     for (const auto& trial : trials)
-        if (trial.ranks < 2 || trial.ranks > world)
-            throw std::invalid_argument("a replayed " + std::string(to_string(trial.op)) + " needs 2 to " + std::to_string(world) + " ranks");
+        if (trial.ranks < 2 || trial.ranks > world || (mode == ReplayMode::scenario && trial.ranks != world))
+            throw std::invalid_argument("a replayed " + std::string(to_string(trial.op)) + " needs 2 to " + std::to_string(world) +
+                                        " ranks (all of them as the scenario runs it)");
     auto engine = start_engine(world, scenario.cluster.network_model);
     // The replay's own error: ports shared perfectly, since the profile's incast comes from the very
     // all-to-alls replayed here.
     CostModel costs(scenario);
-    costs.share_ports_perfectly();
+    if (mode == ReplayMode::calibration) costs.share_ports_perfectly();
     report_progress_to(progress, static_cast<int>(trials.size()));
     SimulationContext ctx(scenario, costs, build_platform(scenario, costs), {});
-    ctx.passes_start_idle = true;
+    ctx.passes_start_idle = mode == ReplayMode::calibration;
     std::vector<double> starts(trials.size(), 0), ends(trials.size(), 0);
     // Every rank meets every other at a barrier before each trial, so each starts from quiet links.
     auto barrier = sg4::Barrier::create(static_cast<unsigned>(world));
     for (int rank = 0; rank < world; ++rank) {
         const int slot = ctx.register_actor("rank " + std::to_string(rank));
         sg4::Actor::create("rank-" + std::to_string(rank), ctx.platform.gpu_hosts[static_cast<size_t>(rank)],
-                           [&ctx, &trials, &starts, &ends, barrier, rank, slot, progress] {
+                           [&ctx, &trials, &starts, &ends, barrier, rank, slot, progress, mode] {
                                for (size_t t = 0; t < trials.size(); ++t) {
                                    barrier->wait();
                                    starts[t] = sg4::Engine::get_clock();
-                                   if (rank < trials[t].ranks) run_trial(Actor{ctx, slot}, rank, trials[t]);
+                                   if (rank < trials[t].ranks) run_trial(Actor{ctx, slot}, rank, trials[t], mode);
                                    ends[t] = std::max(ends[t], sg4::Engine::get_clock());
                                    if (progress && rank == 0) progress->done.store(static_cast<int>(t) + 1, std::memory_order_relaxed);
                                }

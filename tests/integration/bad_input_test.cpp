@@ -26,20 +26,6 @@ std::vector<fs::path> bad_scenarios() {
     return files;
 }
 
-// The `# expect: ` lines of the comment block that opens the file.
-std::vector<std::string> expectations(const fs::path& file) {
-    const std::string prefix = "# expect: ";
-    std::vector<std::string> expected;
-    std::ifstream in(file);
-    std::string line;
-    while (std::getline(in, line)) {
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        if (line.rfind("#", 0) != 0) break;
-        if (line.rfind(prefix, 0) == 0) expected.push_back(line.substr(prefix.size()));
-    }
-    return expected;
-}
-
 std::vector<std::string> lines_of(const std::string& text) {
     std::vector<std::string> lines;
     std::istringstream in(text);
@@ -85,7 +71,7 @@ TEST_CASE("every bad scenario is rejected with one located message naming the ke
     for (const auto& file : files) {
         const std::string name = file.filename().string();
         CAPTURE(name);
-        const auto expected = expectations(file);
+        const auto expected = dtsim::test::expectations(file);
         {
             INFO(name << " must open with a '# expect: <substring>' comment");
             CHECK_FALSE(expected.empty());

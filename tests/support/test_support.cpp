@@ -143,6 +143,19 @@ std::string read_file(const std::string& path) {
     return text.str();
 }
 
+std::vector<std::string> expectations(const std::filesystem::path& file) {
+    const std::string prefix = "# expect: ";
+    std::vector<std::string> expected;
+    std::ifstream in(file);
+    std::string line;
+    while (std::getline(in, line)) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (line.rfind("#", 0) != 0) break;
+        if (line.rfind(prefix, 0) == 0) expected.push_back(line.substr(prefix.size()));
+    }
+    return expected;
+}
+
 std::string quick_scenario(const std::string& name) {
     return "name: " + name + R"(
 cluster: {nodes: 2, gpus_per_node: 1, gpu: h100-sxm, nic: ib-ndr}

@@ -63,6 +63,10 @@ std::string quick_scenario(const std::string& name);
 /// A file's whole text, or "" when it cannot be read (the tests then check what it should hold).
 std::string read_file(const std::string& path);
 
+/// The `# expect: <substring>` lines of the comment block that opens a bad-input corpus file: text its
+/// refusal must contain.
+std::vector<std::string> expectations(const std::filesystem::path& file);
+
 /// A scenario for closed-form checks: star fabric, ideal network, one GPU per node, zero compute,
 /// one bucket holding all gradients, one iteration.
 std::string closed_form_scenario(int nodes, const std::string& strategy_yaml, const std::string& fidelity,
