@@ -9,6 +9,7 @@
 
 #include "dtsim/sim/collectives.hpp"
 #include "dtsim/sim/engine_setup.hpp"
+#include "dtsim/sim/nccl_collectives.hpp"
 #include "dtsim/sim/simulation_context.hpp"
 
 namespace dtsim::sim {
@@ -18,6 +19,9 @@ namespace {
 
 void run_trial(const Actor& actor, int rank, const CollectiveTrial& trial) {
     const RankGroup group{0, 1, trial.ranks, rank};
+    const bool nccl = actor.ctx.scenario.training.strategy.algorithm == AllReduceAlgorithm::nccl;
+    const bool ring_collective = trial.op == NetworkOp::allreduce || trial.op == NetworkOp::allgather || trial.op == NetworkOp::reducescatter;
+    if (nccl && ring_collective) return nccl_collective(actor, group, trial.op, trial.bytes);
     switch (trial.op) {
         case NetworkOp::allreduce: ring_allreduce(actor, group, trial.bytes); return;
         case NetworkOp::allgather: ring_allgather(actor, group, trial.bytes); return;
