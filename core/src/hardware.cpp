@@ -51,7 +51,8 @@ GpuPreset load_gpu_preset(const std::string& name, const std::string& where) {
 
 NetworkPreset load_network_preset(const std::string& name, const std::string& where) {
     auto doc = open_preset("network", name, where);
-    doc.require_map_with_keys({"kind", "name", "description", "basis", "source", "bandwidth", "latency", "efficiency"});
+    doc.require_map_with_keys({"kind", "name", "description", "basis", "source", "bandwidth", "latency", "efficiency",
+                                "in_network_reduction"});
     NetworkPreset net;
     net.name = doc.text("name");
     net.description = doc.text("description");
@@ -59,6 +60,7 @@ NetworkPreset load_network_preset(const std::string& name, const std::string& wh
     net.bytes_per_second = doc.bytes_per_second("bandwidth");
     net.latency_s = doc.seconds("latency", Quantity::latency);
     net.efficiency = doc.number("efficiency", 0.01, 1.0);
+    if (doc.has("in_network_reduction")) net.reduction_efficiency = doc.number("in_network_reduction", 0.01, 1.0);
     return net;
 }
 

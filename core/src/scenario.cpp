@@ -54,9 +54,10 @@ constexpr size_t kMaxSweepValues = 128;
 // Keeps batch_per_gpu × accumulation_steps (samples per GPU per iteration) within an int.
 constexpr long long kMaxAccumulationSteps = 1024;
 
-const std::initializer_list<std::string_view> kLinkKeys{"preset", "bandwidth", "latency", "efficiency"};
+const std::initializer_list<std::string_view> kLinkKeys{"preset", "bandwidth", "latency", "efficiency", "in_network_reduction"};
 // A NIC section also says how many NICs a node has.
-const std::initializer_list<std::string_view> kNicKeys{"count", "preset", "bandwidth", "latency", "efficiency"};
+const std::initializer_list<std::string_view> kNicKeys{"count", "preset", "bandwidth", "latency", "efficiency",
+                                                       "in_network_reduction"};
 
 LinkSpec read_link(const ConfigNode& parent, const std::string& key, const std::string& default_preset,
                    std::initializer_list<std::string_view> section_keys = kLinkKeys) {
@@ -72,7 +73,7 @@ LinkSpec read_link(const ConfigNode& parent, const std::string& key, const std::
     }
     if (!preset.empty()) {
         auto net = load_network_preset(preset, section ? section->where("preset") : parent.where(key));
-        link = LinkSpec{preset, net.bytes_per_second, net.latency_s, net.efficiency};
+        link = LinkSpec{preset, net.bytes_per_second, net.latency_s, net.efficiency, net.reduction_efficiency};
     }
     if (section) {
         if (section->has("bandwidth")) {
@@ -82,6 +83,8 @@ LinkSpec read_link(const ConfigNode& parent, const std::string& key, const std::
         }
         if (section->has("latency")) link.latency_s = section->seconds("latency", Quantity::latency);
         if (section->has("efficiency")) link.efficiency = section->number("efficiency", 0.01, 1.0);
+        if (section->has("in_network_reduction"))
+            link.reduction_efficiency = section->number("in_network_reduction", 0.0, 1.0);
         if (link.bytes_per_second <= 0) section->fail("bandwidth", "is missing; expected a bandwidth such as 400Gbps or a preset");
         if (!section->has("latency") && preset.empty()) section->fail("latency", "is missing; expected a duration such as 2us");
     }
@@ -286,6 +289,29 @@ ModelSpec read_model(const ConfigNode& doc, const std::string& scenario_file) {
     return model;
 }
 
+// training.strategy.nccl: NCCL_ALGO, NCCL_PROTO and the channel count as a scenario forces them.
+NcclSpec read_nccl(const ConfigNode& strategy, AllReduceAlgorithm algorithm, const ClusterSpec& cluster) {
+    if (algorithm != AllReduceAlgorithm::nccl) strategy.fail("nccl", "applies only to algorithm: nccl");
+    auto node = strategy.child("nccl");
+    node.require_map_with_keys({"algorithm", "protocol", "channels", "chunk"});
+    NcclSpec spec;
+    if (node.has("algorithm")) spec.algorithm = node.choice("algorithm", kNcclAlgorithmNames);
+    if (node.has("protocol")) spec.protocol = node.choice("protocol", kNcclProtocolNames);
+    if (node.has("channels")) spec.channels = static_cast<int>(node.integer("channels", 1, 64));
+    if (node.has("chunk")) {
+        spec.chunk_bytes = node.bytes("chunk");
+        if (*spec.chunk_bytes <= 0) node.fail("chunk", "must be a positive size such as 512KiB");
+    }
+    if (spec.algorithm == NcclAlgorithm::nvls && cluster.intra_node.reduction_efficiency <= 0)
+        node.fail("algorithm", "nvls needs an intra-node link whose switches reduce (cluster.intra_node.in_network_reduction)");
+    if (spec.algorithm == NcclAlgorithm::collnet && cluster.nic.reduction_efficiency <= 0)
+        node.fail("algorithm", "collnet needs a fabric whose switches reduce (cluster.nic.in_network_reduction)");
+    const bool in_network = spec.algorithm == NcclAlgorithm::nvls || spec.algorithm == NcclAlgorithm::collnet;
+    if (in_network && spec.protocol != NcclProtocol::automatic && spec.protocol != NcclProtocol::simple)
+        node.fail("protocol", "nvls and collnet run the simple protocol only");
+    return spec;
+}
+
 StrategySpec read_strategy(const ConfigNode& training, const ClusterSpec& cluster) {
     auto node = training.child("strategy");
     StrategySpec strategy;
@@ -293,10 +319,11 @@ StrategySpec read_strategy(const ConfigNode& training, const ClusterSpec& cluste
     if (strategy.kind != StrategyKind::parameter_server) {
         // fsdp: its sharding and prefetch are read with the LLM layout (llm_spec_reader.cpp).
         if (strategy.kind == StrategyKind::fsdp)
-            node.require_map_with_keys({"kind", "algorithm", "bucket", "overlap", "sharding", "prefetch"});
+            node.require_map_with_keys({"kind", "algorithm", "nccl", "bucket", "overlap", "sharding", "prefetch"});
         else
-            node.require_map_with_keys({"kind", "algorithm", "bucket", "overlap", "backup_workers", "prefetch"});
+            node.require_map_with_keys({"kind", "algorithm", "nccl", "bucket", "overlap", "backup_workers", "prefetch"});
         if (node.has("algorithm")) strategy.algorithm = node.choice("algorithm", kAllReduceAlgorithmNames);
+        if (node.has("nccl")) strategy.nccl = read_nccl(node, strategy.algorithm, cluster);
     } else {
         node.require_map_with_keys(
             {"kind", "servers", "placement", "sync", "staleness", "sharding", "bucket", "overlap", "aggregation_bandwidth",
@@ -332,8 +359,10 @@ StrategySpec read_strategy(const ConfigNode& training, const ClusterSpec& cluste
         strategy.backup_workers = static_cast<int>(node.integer("backup_workers", 0, cluster.gpus() - 1));
         if (strategy.kind == StrategyKind::parameter_server && strategy.sync != SyncMode::sync)
             node.fail("backup_workers", "applies to synchronous training only (sync: sync)");
-        if (strategy.algorithm == AllReduceAlgorithm::hierarchical && strategy.kind == StrategyKind::allreduce)
-            node.fail("backup_workers", "needs a flat all-reduce (ring, tree, halving-doubling or direct), not hierarchical");
+        if ((strategy.algorithm == AllReduceAlgorithm::hierarchical || strategy.algorithm == AllReduceAlgorithm::nccl) &&
+            strategy.kind == StrategyKind::allreduce)
+            node.fail("backup_workers", "needs a flat all-reduce (ring, tree, halving-doubling or direct), not " +
+                                            to_string(strategy.algorithm));
     }
     return strategy;
 }

@@ -1,5 +1,7 @@
 #include "dtsim/sim/calibrated_collectives.hpp"
 
+#include "dtsim/sim/nccl_collectives.hpp"
+
 #include <algorithm>
 #include <set>
 
@@ -44,16 +46,25 @@ double pair_exchange_extra_s(const SimulationContext& ctx, int a, int b, double 
     return cluster.node_of(a) == cluster.node_of(b) ? 0 : ctx.costs.inter_node_pair_exchange_extra_s(bytes);
 }
 
+namespace {
+
+bool runs_nccl(const Actor& actor) { return actor.ctx.scenario.training.strategy.algorithm == AllReduceAlgorithm::nccl; }
+
+}  // namespace
+
 void calibrated_ring_allreduce(const Actor& actor, const RankGroup& ring, double bytes) {
+    if (runs_nccl(actor)) return nccl_collective(actor, ring, NetworkOp::allreduce, bytes);
     ring_allreduce(actor, ring, bytes, calibrated_extra_step_s(actor.ctx, NetworkOp::allreduce, ring, bytes, 2 * (ring.count - 1)));
 }
 
 void calibrated_reduce_scatter(const Actor& actor, const RankGroup& ring, double bytes) {
+    if (runs_nccl(actor)) return nccl_collective(actor, ring, NetworkOp::reducescatter, bytes);
     ring_pass(actor, ring, bytes / ring.count, ring.count - 1,
               calibrated_extra_step_s(actor.ctx, NetworkOp::allreduce, ring, bytes, 2 * (ring.count - 1)));
 }
 
 void calibrated_allgather(const Actor& actor, const RankGroup& ring, double bytes) {
+    if (runs_nccl(actor)) return nccl_collective(actor, ring, NetworkOp::allgather, bytes);
     ring_pass(actor, ring, bytes / ring.count, ring.count - 1,
               calibrated_extra_step_s(actor.ctx, NetworkOp::allgather, ring, bytes, ring.count - 1));
 }
@@ -65,6 +76,7 @@ void scenario_allreduce(const Actor& actor, const RankGroup& group, double bytes
         case AllReduceAlgorithm::tree: return tree_allreduce(actor, group, bytes);
         case AllReduceAlgorithm::halving_doubling: return halving_doubling_allreduce(actor, group, bytes);
         case AllReduceAlgorithm::direct: return direct_allreduce(actor, group, bytes);
+        case AllReduceAlgorithm::nccl: return nccl_collective(actor, group, NetworkOp::allreduce, bytes);
     }
 }
 

@@ -10,6 +10,7 @@
 #include "dtsim/sim/calibrated_collectives.hpp"
 #include "dtsim/sim/collectives.hpp"
 #include "dtsim/sim/engine_setup.hpp"
+#include "dtsim/sim/nccl_collectives.hpp"
 #include "dtsim/sim/simulation_context.hpp"
 
 namespace dtsim::sim {
@@ -39,7 +40,12 @@ Collective collective_for(NetworkOp op, ReplayMode mode) {
 }
 
 void run_trial(const Actor& actor, int rank, const CollectiveTrial& trial, ReplayMode mode) {
-    collective_for(trial.op, mode)(actor, RankGroup{0, 1, trial.ranks, rank}, trial.bytes);
+    const RankGroup group{0, 1, trial.ranks, rank};
+    // With algorithm: nccl the ring collectives replay as NCCL runs them, in either mode.
+    const bool nccl = actor.ctx.scenario.training.strategy.algorithm == AllReduceAlgorithm::nccl;
+    const bool ring_collective = trial.op == NetworkOp::allreduce || trial.op == NetworkOp::allgather || trial.op == NetworkOp::reducescatter;
+    if (nccl && ring_collective) return nccl_collective(actor, group, trial.op, trial.bytes);
+    collective_for(trial.op, mode)(actor, group, trial.bytes);
 }
 
 }  // namespace

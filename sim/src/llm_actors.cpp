@@ -16,6 +16,7 @@
 #include "dtsim/pipeline_schedule.hpp"
 #include "dtsim/sim/actors.hpp"
 #include "dtsim/sim/calibrated_collectives.hpp"
+#include "dtsim/sim/nccl_collectives.hpp"
 #include "dtsim/sim/compute_schedule.hpp"
 #include "dtsim/sim/faults.hpp"
 #include "dtsim/straggler_model.hpp"
@@ -225,6 +226,12 @@ private:
     double priced_tensor_collective_s() {
         const auto group = rank_group(shared_.layout.group(rank_, Dimension::tp));
         const double bytes = costs_.tensor_bytes;
+        if (ctx_.scenario.training.strategy.algorithm == AllReduceAlgorithm::nccl) {
+            const bool sp = llm_.parallelism.sequence_parallel;
+            return sp ? nccl_collective_alone_s(ctx_, group, NetworkOp::reducescatter, bytes) +
+                            nccl_collective_alone_s(ctx_, group, NetworkOp::allgather, bytes)
+                      : nccl_collective_alone_s(ctx_, group, NetworkOp::allreduce, bytes);
+        }
         const int steps = 2 * (group.count - 1), next = group.next();
         const auto cost = ctx_.message_cost(rank_, next, bytes / group.count, false, group.count);
         const double rate = ctx_.costs.link_between(rank_, next).effective_bytes_per_second();

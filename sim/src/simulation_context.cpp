@@ -80,4 +80,11 @@ void SimulationContext::record(int rank, Lane lane, const char* name, int iterat
     if (now > start_s) recorder.add(Span{rank, lane, name, iteration, index, start_s, now, bytes});
 }
 
+SimulationContext::CollectiveGroup& SimulationContext::collective_group(int stream, int first, int stride, int count,
+                                                                       const std::vector<int>* members) {
+    auto& group = collective_groups_[{cohort.epoch, stream, first, stride, count, members}];
+    if (!group.barrier) group.barrier = sg4::Barrier::create(static_cast<unsigned>(count));
+    return group;
+}
+
 }  // namespace dtsim::sim

@@ -68,7 +68,8 @@ TEST_CASE("every all-reduce algorithm is read from its name and printed back", "
         {"tree", AllReduceAlgorithm::tree},
         {"halving-doubling", AllReduceAlgorithm::halving_doubling},
         {"hierarchical", AllReduceAlgorithm::hierarchical},
-        {"direct", AllReduceAlgorithm::direct}};
+        {"direct", AllReduceAlgorithm::direct},
+        {"nccl", AllReduceAlgorithm::nccl}};
     for (const auto& [name, algorithm] : algorithms) {
         const auto s = load_scenario_text(kBase, "scenario.yaml", {"training.strategy.algorithm=" + name});
         CHECK(s.training.strategy.algorithm == algorithm);

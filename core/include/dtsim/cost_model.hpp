@@ -12,6 +12,7 @@
 #include "dtsim/incast.hpp"
 #include "dtsim/llm_costs.hpp"
 #include "dtsim/network_ops.hpp"
+#include "dtsim/nccl_model.hpp"
 #include "dtsim/profile.hpp"
 #include "dtsim/scenario.hpp"
 
@@ -75,6 +76,10 @@ public:
     /// Ports shared perfectly from now on: the replay of the very all-to-alls the incast was fitted from.
     void share_ports_perfectly() { port_incast_ = {}; }
 
+    /// NCCL's per-protocol latencies, payload fractions and chunks for algorithm: nccl (nccl_model.hpp):
+    /// NCCL's published defaults; the place a calibrated profile will replace them.
+    const NcclParameters& nccl() const { return nccl_; }
+
     const ComputeCosts& compute() const { return compute_; }
     /// One GPU's layers in forward order, with the per-GPU batch applied; backward includes recompute.
     const std::vector<LayerWork>& layers() const { return layers_; }
@@ -87,6 +92,7 @@ public:
     double single_gpu_iteration_s() const { return accumulation_steps_ * (forward_s() + backward_s()); }
 
 private:
+    NcclParameters nccl_ = nccl_defaults();
     int gpus_per_node_ = 1;
     int accumulation_steps_ = 1;
     LinkModel intra_node_;

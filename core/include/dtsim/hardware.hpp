@@ -31,6 +31,7 @@ struct NetworkPreset {
     double bytes_per_second = 0;  // line rate, one direction
     double latency_s = 0;         // one-way, host to host
     double efficiency = 1;        // achieved / line rate for large messages
+    double reduction_efficiency = 0;  // in-network reduction (NVLS, SHARP): see LinkSpec; 0 where none
 };
 
 /// A whole server (data/hardware/node/): the values a scenario's `cluster.node` gives the keys it leaves out.

@@ -11,6 +11,7 @@
 #include "dtsim/hardware.hpp"
 #include "dtsim/model_zoo.hpp"
 #include "dtsim/name_table.hpp"
+#include "dtsim/nccl_model.hpp"
 #include "dtsim/parallelism.hpp"
 #include "dtsim/precision.hpp"
 #include "dtsim/profile.hpp"
@@ -22,7 +23,7 @@ enum class Topology { star, fat_tree, rail_optimized, dragonfly, torus };
 enum class NetworkModel { ideal, simgrid };
 enum class Fidelity { step, flow };
 enum class StrategyKind { allreduce, parameter_server, fsdp };
-enum class AllReduceAlgorithm { ring, hierarchical, tree, halving_doubling, direct };
+enum class AllReduceAlgorithm { ring, hierarchical, tree, halving_doubling, direct, nccl };
 enum class ServerPlacement { dedicated, colocated };
 enum class SyncMode { sync, async, ssp };
 enum class Sharding { by_size, round_robin };
@@ -41,7 +42,7 @@ inline constexpr auto kStrategyKindNames = make_name_table(std::pair{StrategyKin
 inline constexpr auto kAllReduceAlgorithmNames = make_name_table(
     std::pair{AllReduceAlgorithm::ring, "ring"}, std::pair{AllReduceAlgorithm::hierarchical, "hierarchical"},
     std::pair{AllReduceAlgorithm::tree, "tree"}, std::pair{AllReduceAlgorithm::halving_doubling, "halving-doubling"},
-    std::pair{AllReduceAlgorithm::direct, "direct"});
+    std::pair{AllReduceAlgorithm::direct, "direct"}, std::pair{AllReduceAlgorithm::nccl, "nccl"});
 inline constexpr auto kServerPlacementNames = make_name_table(std::pair{ServerPlacement::dedicated, "dedicated"},
                                                               std::pair{ServerPlacement::colocated, "colocated"});
 inline constexpr auto kSyncModeNames =
@@ -65,6 +66,9 @@ struct LinkSpec {
     double bytes_per_second = 0;  // line rate, one direction; 0 where only a profile gives it
     double latency_s = 0;         // one-way, host to host
     double efficiency = 1;        // achieved / line rate
+    /// The switches this link reaches reduce in the network (NVLS on an NVSwitch, SHARP on InfiniBand):
+    /// the bandwidth an in-network all-reduce keeps, as a fraction of the link's; 0 where they cannot.
+    double reduction_efficiency = 0;
 };
 
 /// SimGrid's dragonfly with one chassis per group: routers of a group all-to-all, groups all-to-all.
@@ -126,6 +130,7 @@ struct ModelSpec {
 struct StrategySpec {
     StrategyKind kind = StrategyKind::allreduce;
     AllReduceAlgorithm algorithm = AllReduceAlgorithm::ring;
+    NcclSpec nccl;  // algorithm: nccl, what the scenario forces (training.strategy.nccl)
     double bucket_bytes = 25e6;
     bool overlap = true;
     int servers = 1;

@@ -16,9 +16,10 @@ std::optional<std::string> gpu_refusal(const Scenario& scenario) {
     const std::string where = scenario.file + ": ";
     if (strategy.kind != StrategyKind::allreduce)
         return where + "training.strategy.kind: parameter servers are not measured with --backend nccl yet (use --backend mpi)";
-    if (strategy.algorithm != AllReduceAlgorithm::ring && strategy.algorithm != AllReduceAlgorithm::tree)
+    if (strategy.algorithm != AllReduceAlgorithm::ring && strategy.algorithm != AllReduceAlgorithm::tree &&
+        strategy.algorithm != AllReduceAlgorithm::nccl)
         return where + "training.strategy.algorithm: " + to_string(strategy.algorithm) +
-               " all-reduce is not measured with --backend nccl (NCCL runs ring or tree)";
+               " all-reduce is not measured with --backend nccl (NCCL runs ring, tree or its own choice: nccl)";
     if (scenario.training.compression.kind != CompressionKind::none)
         return where + "training.compression: " + to_string(scenario.training.compression.kind) +
                " is not measured with --backend nccl yet (use --backend mpi)";
@@ -48,6 +49,8 @@ std::optional<std::string> data_parallel_refusal(const Scenario& scenario, bool 
     const std::string where = scenario.file + ": ";
     if (gpu)
         if (auto refusal = gpu_refusal(scenario)) return refusal;
+    if (!gpu && strategy.kind == StrategyKind::allreduce && strategy.algorithm == AllReduceAlgorithm::nccl)
+        return where + "training.strategy.algorithm: nccl is measured with --backend nccl (NCCL's own algorithms)";
     const bool allreduce = strategy.kind == StrategyKind::allreduce;
     if (allreduce && strategy.algorithm != AllReduceAlgorithm::ring && scenario.training.compression.kind == CompressionKind::int8)
         return where + "training.compression: int8 with " + to_string(strategy.algorithm) +

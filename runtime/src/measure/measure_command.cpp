@@ -73,8 +73,24 @@ AllReduceGroups allreduce_groups(const Scenario& scenario, int rank, MPI_Comm wo
 }
 
 // NCCL picks its all-reduce algorithm per size unless told: measure the scenario's (a user's NCCL_ALGO wins).
-void select_nccl_algorithm(AllReduceAlgorithm algorithm) {
-    setenv("NCCL_ALGO", algorithm == AllReduceAlgorithm::tree ? "Tree" : "Ring", 0);
+// algorithm: nccl leaves NCCL its choice, except what training.strategy.nccl forces.
+void select_nccl_algorithm(const StrategySpec& strategy) {
+    if (strategy.algorithm != AllReduceAlgorithm::nccl) {
+        setenv("NCCL_ALGO", strategy.algorithm == AllReduceAlgorithm::tree ? "Tree" : "Ring", 0);
+        return;
+    }
+    static constexpr auto kAlgorithms = make_name_table(
+        std::pair{NcclAlgorithm::ring, "Ring"}, std::pair{NcclAlgorithm::tree, "Tree"}, std::pair{NcclAlgorithm::nvls, "NVLS"},
+        std::pair{NcclAlgorithm::collnet, "CollNetDirect"});
+    static constexpr auto kProtocols = make_name_table(std::pair{NcclProtocol::ll, "LL"}, std::pair{NcclProtocol::ll128, "LL128"},
+                                                       std::pair{NcclProtocol::simple, "Simple"});
+    const auto& forced = strategy.nccl;
+    if (forced.algorithm != NcclAlgorithm::automatic) setenv("NCCL_ALGO", std::string(kAlgorithms.name(forced.algorithm)).c_str(), 0);
+    if (forced.protocol != NcclProtocol::automatic) setenv("NCCL_PROTO", std::string(kProtocols.name(forced.protocol)).c_str(), 0);
+    if (forced.channels > 0) {
+        setenv("NCCL_MIN_NCHANNELS", std::to_string(forced.channels).c_str(), 0);
+        setenv("NCCL_MAX_NCHANNELS", std::to_string(forced.channels).c_str(), 0);
+    }
 }
 
 // Rank 0 alone writes the outputs, so it checks their paths before measuring; every rank learns the verdict,
@@ -107,7 +123,7 @@ int run_measure(const MeasureOptions& options, const MpiContext& context) {
     const bool gpu = options.backend == "nccl";
     if (const auto refusal = measure_refusal(scenario, context.size(), options.compute, gpu)) throw InputError(*refusal);
     check_outputs(options, scenario, context);
-    if (gpu) select_nccl_algorithm(scenario.training.strategy.algorithm);
+    if (gpu) select_nccl_algorithm(scenario.training.strategy);
     auto backend = make_backend(options.backend, context);  // BackendUnavailable: main says so
 
     const int workers = scenario.cluster.gpus();

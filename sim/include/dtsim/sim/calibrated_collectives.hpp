@@ -18,7 +18,8 @@ namespace dtsim::sim {
 /// spread over the steps; 0 without such a calibration, or when the replay is already as slow.
 double calibrated_extra_step_s(SimulationContext& ctx, NetworkOp op, const RankGroup& ring, double bytes, int steps);
 
-/// Ring collectives with the calibration's per-step extra where the profile timed one over such a group:
+/// Ring collectives with the calibration's per-step extra where the profile timed one over such a group
+/// (with algorithm: nccl, NCCL's collectives instead, nccl_collectives.hpp):
 /// an all-reduce; a reduce-scatter, the all-reduce's first half, whose steps are the all-reduce's and take
 /// its extra; an all-gather of `bytes` in all, with the all-gather's.
 void calibrated_ring_allreduce(const Actor& actor, const RankGroup& ring, double bytes);

@@ -2,10 +2,14 @@
 // State shared by the actors of one simulation: the scenario, the platform, the gradient buckets, the
 // timeline, and what each actor is waiting for (reported if the simulation deadlocks).
 #include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Barrier.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
 
 #include <deque>
 #include <functional>
+#include <map>
+#include <memory>
+#include <tuple>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -108,6 +112,14 @@ public:
     /// A message's cost beyond its link's flow between two ranks, from the scenario's profile (else none):
     /// see LinkCost::message_cost; a step of a ring of `ring_members` ranks, see LinkModel::message_cost.
     MessageCost message_cost(int from, int to, double bytes, bool first_of_pass = false, int ring_members = 0) const;
+    /// What the collectives of one group on communication stream `stream` share in this epoch, created on
+    /// first use: the group of `count` ranks from `first` by `stride`, or `members` where given (whose
+    /// content must not change within the epoch).
+    struct CollectiveGroup {
+        simgrid::s4u::BarrierPtr barrier;        // its members start and finish each collective together
+        std::shared_ptr<const void> layout;      // what the collective algorithm derived from the group once
+    };
+    CollectiveGroup& collective_group(int stream, int first, int stride, int count, const std::vector<int>* members);
     /// True once, for the first message to the rank named by the scenario's debug.lose_message_to_rank.
     bool lose_message_to(int rank);
     /// Records a span when it has a duration.
@@ -120,6 +132,7 @@ private:
     std::unordered_map<long long, simgrid::s4u::Mailbox*> mailboxes_;
     std::unordered_map<long long, double> route_latencies_;
     bool message_lost_ = false;
+    std::map<std::tuple<int, int, int, int, int, const std::vector<int>*>, CollectiveGroup> collective_groups_;
 };
 
 }  // namespace dtsim::sim

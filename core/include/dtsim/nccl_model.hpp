@@ -1,0 +1,93 @@
+#pragma once
+// NCCL's collective structure as `algorithm: nccl` simulates it (docs/collectives.md): the algorithm and
+// protocol choices a scenario may force, the per-protocol costs NCCL's own tuning model publishes, and the
+// choice NCCL makes from them. The simulator (sim/src/nccl_collectives.cpp) moves the bytes as flows over the
+// platform; these parameters add what flows do not carry: per-step latencies, a protocol's bytes on the wire
+// per byte of payload, the pipeline's chunk.
+#include <array>
+#include <optional>
+
+#include "dtsim/name_table.hpp"
+#include "dtsim/network_ops.hpp"
+
+namespace dtsim {
+
+enum class NcclAlgorithm { automatic, ring, tree, nvls, collnet };
+enum class NcclProtocol { automatic, ll, ll128, simple };
+
+inline constexpr auto kNcclAlgorithmNames =
+    make_name_table(std::pair{NcclAlgorithm::automatic, "auto"}, std::pair{NcclAlgorithm::ring, "ring"},
+                    std::pair{NcclAlgorithm::tree, "tree"}, std::pair{NcclAlgorithm::nvls, "nvls"},
+                    std::pair{NcclAlgorithm::collnet, "collnet"});
+inline constexpr auto kNcclProtocolNames =
+    make_name_table(std::pair{NcclProtocol::automatic, "auto"}, std::pair{NcclProtocol::ll, "ll"},
+                    std::pair{NcclProtocol::ll128, "ll128"}, std::pair{NcclProtocol::simple, "simple"});
+
+/// What `training.strategy.nccl` forces (NCCL_ALGO, NCCL_PROTO, NCCL_MIN/MAX_NCHANNELS); unset: NCCL's choice.
+struct NcclSpec {
+    NcclAlgorithm algorithm = NcclAlgorithm::automatic;
+    NcclProtocol protocol = NcclProtocol::automatic;
+    int channels = 0;                  // 0: one per NIC the group's ranks of a node reach, at least 1
+    std::optional<double> chunk_bytes;  // the pipeline's chunk; unset: the protocol's step (NcclProtocolCosts)
+};
+
+/// One protocol's costs in NCCL's tuning model (NVIDIA/nccl v2.30.7-1, src/graph/tuning.cc).
+struct NcclProtocolCosts {
+    double ring_base_latency_s = 0;  // baseLatencies[Ring]
+    double tree_base_latency_s = 0;  // baseLatencies[Tree]
+    // hwLatencies per hop: [intra-node over NVLink, intra-node over PCIe, between nodes]
+    std::array<double, 3> ring_hop_latency_s{};
+    std::array<double, 3> tree_hop_latency_s{};
+    double ring_payload_fraction = 1;  // payload bytes per byte moved: the busBw factor of the ring model
+    double tree_payload_fraction = 1;  // the same for the tree
+    double step_payload_bytes = 0;     // payload of one pipeline step: the protocol's buffer / NCCL_STEPS
+};
+
+/// Every parameter of the NCCL model in one place, so that a calibrated profile can replace them.
+struct NcclParameters {
+    std::array<NcclProtocolCosts, 3> protocols{};  // ll, ll128, simple
+    double net_overhead_s = 0;            // NCCL_NET_OVERHEAD: floor of a multi-node ring's intra-node step (x3 Simple)
+    double nvls_latency_s = 0;            // hwLatencies[NVLINK][NVLS][Simple]
+    double collnet_latency_s = 0;         // hwLatencies[NET][CollNetChain][Simple]
+    double collnet_hop_latency_s = 0;     // hwLatencies[NVLINK][CollNetChain][Simple]: the intra-node chain's hop
+    double channel_bytes_per_second = 0;  // cap on one channel's flow; 0: only the links limit it
+    const NcclProtocolCosts& costs(NcclProtocol protocol) const;
+};
+
+/// NCCL v2.30.7-1's defaults (docs/collectives.md lists each with its source line).
+NcclParameters nccl_defaults();
+
+/// The intra-node hop class of NCCL's latency table.
+enum class NcclHop { nvlink = 0, pci = 1, net = 2 };
+
+/// The shape of one collective as NCCL's model sees it.
+struct NcclCall {
+    NetworkOp op = NetworkOp::allreduce;  // allreduce, reducescatter or allgather
+    int ranks = 1;
+    int nodes = 1;
+    int ranks_per_node = 1;               // the most of the group's ranks on one node
+    double bytes = 0;                     // as nccl-tests counts them
+    NcclHop intra_hop = NcclHop::nvlink;
+    double intra_bytes_per_second = 0;    // one GPU's intra-node link
+    double inter_bytes_per_second = 0;    // a node's NICs the group's ranks there reach, together
+    double nvls_efficiency = 0;           // 0: the intra-node switch cannot reduce (no NVLS)
+    double collnet_efficiency = 0;        // 0: the fabric cannot reduce (no SHARP)
+};
+
+/// The algorithm and protocol NCCL would run `call` with, `forced` applied: NCCL picks the pair of least
+/// modelled time (latency + bytes / bandwidth). NVLS and CollNet run Simple only; NVLS applies within a
+/// node, CollNet across nodes, and a forced one that does not apply gives way to the automatic choice.
+struct NcclChoice {
+    NcclAlgorithm algorithm = NcclAlgorithm::ring;
+    NcclProtocol protocol = NcclProtocol::simple;
+};
+NcclChoice choose_nccl(const NcclParameters& parameters, const NcclCall& call, const NcclSpec& forced);
+
+/// NCCL's modelled latency of `call` run as `choice` (tuning.cc's latency formulas), in seconds.
+double nccl_latency_s(const NcclParameters& parameters, const NcclCall& call, NcclChoice choice);
+
+/// NCCL's modelled time of `call` as `choice`: its latency plus the bytes each rank moves at the
+/// bottleneck's rate. Used to choose; the simulator times the bytes with flows.
+double nccl_modelled_s(const NcclParameters& parameters, const NcclCall& call, NcclChoice choice);
+
+}  // namespace dtsim

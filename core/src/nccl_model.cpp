@@ -1,0 +1,129 @@
+#include "dtsim/nccl_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace dtsim {
+
+namespace {
+
+constexpr double kUs = 1e-6;
+
+int log2_floor(int n) {
+    int log = 0;
+    while ((2 << log) <= n) ++log;
+    return log;
+}
+
+bool applies(NcclAlgorithm algorithm, NcclProtocol protocol, const NcclCall& call) {
+    const bool allreduce = call.op == NetworkOp::allreduce;
+    switch (algorithm) {
+        case NcclAlgorithm::ring: return true;
+        case NcclAlgorithm::tree: return allreduce;
+        case NcclAlgorithm::nvls: return allreduce && protocol == NcclProtocol::simple && call.nodes == 1 && call.ranks > 1 && call.nvls_efficiency > 0;
+        case NcclAlgorithm::collnet: return allreduce && protocol == NcclProtocol::simple && call.nodes > 1 && call.collnet_efficiency > 0;
+        case NcclAlgorithm::automatic: break;
+    }
+    return false;
+}
+
+}  // namespace
+
+const NcclProtocolCosts& NcclParameters::costs(NcclProtocol protocol) const {
+    switch (protocol) {
+        case NcclProtocol::ll: return protocols[0];
+        case NcclProtocol::ll128: return protocols[1];
+        case NcclProtocol::simple:
+        case NcclProtocol::automatic: break;
+    }
+    return protocols[2];
+}
+
+NcclParameters nccl_defaults() {
+    NcclParameters parameters;
+    // baseLatencies and hwLatencies (NVLINK, PCI, NET) of ncclTunerConstantsDefaults, in µs.
+    // LL: 8-byte lines of 4 payload bytes and 4 flag bytes; its buffer is 8 lines x 512 threads x 8 steps.
+    parameters.protocols[0] = {6.6 * kUs, 6.8 * kUs, {0.6 * kUs, 1.0 * kUs, 2.7 * kUs}, {0.6 * kUs, 1.0 * kUs, 5.0 * kUs},
+                               0.5, 1 / 3.8, 8.0 * 512 * 16 / 2};
+    // LL128: 128-byte lines of 120 payload bytes (the model's 0.92); buffer 120 x 640 threads x 8 steps x 8 B.
+    parameters.protocols[1] = {14.0 * kUs, 14.0 * kUs, {1.9 * kUs, 2.5 * kUs, 4.0 * kUs}, {1.25 * kUs, 1.9 * kUs, 8.5 * kUs},
+                               0.92, 120.0 / 128, 120.0 * 640 * 8};
+    // Simple: 4 MiB per channel and peer over 8 steps.
+    parameters.protocols[2] = {8.4 * kUs, 8.4 * kUs, {3.4 * kUs, 5.7 * kUs, 14.0 * kUs}, {4.0 * kUs, 4.0 * kUs, 14.0 * kUs},
+                               1.0, 0.92, 4.0 * 1024 * 1024 / 8};
+    parameters.net_overhead_s = 1.0 * kUs;  // Intel hosts; AMD's is 2 µs
+    parameters.nvls_latency_s = 25 * kUs;
+    parameters.collnet_latency_s = 30 * kUs;
+    parameters.collnet_hop_latency_s = 2.8 * kUs;
+    return parameters;
+}
+
+double nccl_latency_s(const NcclParameters& parameters, const NcclCall& call, NcclChoice choice) {
+    const auto& costs = parameters.costs(choice.protocol);
+    const bool allreduce = call.op == NetworkOp::allreduce;
+    const bool simple = choice.protocol == NcclProtocol::simple;
+    const auto intra = static_cast<size_t>(call.intra_hop), net = static_cast<size_t>(NcclHop::net);
+    const int per_node = call.ranks_per_node;
+    switch (choice.algorithm) {
+        case NcclAlgorithm::tree:
+            return costs.tree_base_latency_s +
+                   2 * ((per_node - 1) * costs.tree_hop_latency_s[intra] + log2_floor(call.nodes) * costs.tree_hop_latency_s[net]);
+        case NcclAlgorithm::nvls: return parameters.nvls_latency_s;
+        case NcclAlgorithm::collnet: return 2 * (per_node - 1) * parameters.collnet_hop_latency_s + parameters.collnet_latency_s;
+        case NcclAlgorithm::ring:
+        case NcclAlgorithm::automatic: break;
+    }
+    const int steps = allreduce ? 2 * (call.ranks - 1) : call.ranks - 1;
+    const int inter_steps = call.nodes == 1 ? 0 : allreduce ? 2 * (call.nodes - 1) : call.nodes - 1;
+    double intra_s = costs.ring_hop_latency_s[intra];
+    if (call.nodes > 1) intra_s = std::max(intra_s, parameters.net_overhead_s * (simple ? 3 : 1));
+    // With one rank per node every step crosses the network, and NCCL takes the tree's network hop.
+    const double inter_s = per_node == 1 ? costs.tree_hop_latency_s[net] : costs.ring_hop_latency_s[net];
+    return costs.ring_base_latency_s + (steps - inter_steps) * intra_s + inter_steps * inter_s;
+}
+
+double nccl_modelled_s(const NcclParameters& parameters, const NcclCall& call, NcclChoice choice) {
+    const auto& costs = parameters.costs(choice.protocol);
+    const double n = call.ranks, k = call.ranks_per_node;
+    const double link = call.nodes > 1 ? std::min(call.intra_bytes_per_second, call.inter_bytes_per_second) : call.intra_bytes_per_second;
+    double seconds = 0;
+    switch (choice.algorithm) {
+        case NcclAlgorithm::tree: seconds = 2 * call.bytes / (costs.tree_payload_fraction * link); break;
+        case NcclAlgorithm::nvls: seconds = call.bytes / (call.nvls_efficiency * call.intra_bytes_per_second); break;
+        case NcclAlgorithm::collnet:
+            seconds = std::max(2 * (k - 1) / k * call.bytes / call.intra_bytes_per_second,
+                               call.bytes / (call.collnet_efficiency * call.inter_bytes_per_second));
+            break;
+        case NcclAlgorithm::ring:
+        case NcclAlgorithm::automatic:
+            seconds = (call.op == NetworkOp::allreduce ? 2 : 1) * (n - 1) / n * call.bytes / (costs.ring_payload_fraction * link);
+            break;
+    }
+    return nccl_latency_s(parameters, call, choice) + seconds;
+}
+
+NcclChoice choose_nccl(const NcclParameters& parameters, const NcclCall& call, const NcclSpec& forced) {
+    const NcclAlgorithm algorithms[] = {NcclAlgorithm::ring, NcclAlgorithm::tree, NcclAlgorithm::nvls, NcclAlgorithm::collnet};
+    const NcclProtocol protocols[] = {NcclProtocol::ll, NcclProtocol::ll128, NcclProtocol::simple};
+    NcclChoice best;
+    double best_s = std::numeric_limits<double>::infinity();
+    auto consider = [&](bool honour_algorithm) {
+        for (auto algorithm : algorithms)
+            for (auto protocol : protocols) {
+                if (!applies(algorithm, protocol, call)) continue;
+                if (honour_algorithm && forced.algorithm != NcclAlgorithm::automatic && forced.algorithm != algorithm) continue;
+                if (forced.protocol != NcclProtocol::automatic && forced.protocol != protocol) continue;
+                const double seconds = nccl_modelled_s(parameters, call, {algorithm, protocol});
+                if (seconds < best_s) best_s = seconds, best = {algorithm, protocol};
+            }
+    };
+    consider(true);
+    // A forced algorithm that does not apply to this group gives way to the automatic choice (the ring
+    // runs every protocol, so the second pass always finds one).
+    if (best_s == std::numeric_limits<double>::infinity()) consider(false);
+    return best;
+}
+
+}  // namespace dtsim

@@ -1,0 +1,267 @@
+#include "dtsim/sim/nccl_collectives.hpp"
+
+#include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Barrier.hpp>
+#include <simgrid/s4u/Comm.hpp>
+
+#include <algorithm>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "dtsim/collective_trees.hpp"
+
+namespace dtsim::sim {
+namespace sg4 = simgrid::s4u;
+
+namespace {
+
+// The group's ranks node by node, in the order the group walks them, and where each position is.
+struct GroupShape {
+    std::vector<std::vector<int>> nodes;
+    std::vector<std::pair<int, int>> place;  // per group position: its node's index in `nodes`, its index there
+    int ranks_per_node = 1;
+};
+
+std::shared_ptr<const GroupShape> shape_of(const ClusterSpec& cluster, const RankGroup& group) {
+    auto shape = std::make_shared<GroupShape>();
+    std::unordered_map<int, size_t> index_of_node;
+    for (int p = 0; p < group.count; ++p) {
+        const int rank = group.rank_at(p);
+        const auto [it, added] = index_of_node.emplace(cluster.node_of(rank), shape->nodes.size());
+        if (added) shape->nodes.emplace_back();
+        auto& members = shape->nodes[it->second];
+        shape->place.emplace_back(static_cast<int>(it->second), static_cast<int>(members.size()));
+        members.push_back(rank);
+    }
+    for (const auto& members : shape->nodes) shape->ranks_per_node = std::max(shape->ranks_per_node, static_cast<int>(members.size()));
+    return shape;
+}
+
+// The group's shape, derived once per group (a 4096-rank group has 4096 members asking).
+std::shared_ptr<const GroupShape> cached_shape(SimulationContext& ctx, int stream, const RankGroup& group) {
+    auto& shared = ctx.collective_group(stream, group.first, group.stride, group.count, group.members);
+    if (!shared.layout) shared.layout = shape_of(ctx.scenario.cluster, group);
+    return std::static_pointer_cast<const GroupShape>(shared.layout);
+}
+
+// The NICs a node's members reach, in the members' order: the rails the channels are bound to.
+std::vector<int> rails_of(const ClusterSpec& cluster, const std::vector<int>& members) {
+    std::vector<int> rails;
+    for (int rank : members) {
+        const int nic = cluster.nic_of_gpu(rank % cluster.gpus_per_node);
+        if (std::find(rails.begin(), rails.end(), nic) == rails.end()) rails.push_back(nic);
+    }
+    return rails;
+}
+
+// Where channel `channel` enters a node: the first member on the channel's rail. The channel's ring (or
+// chain) in the node starts there and goes through the members in order.
+int entry_of(const ClusterSpec& cluster, const std::vector<int>& members, int channel) {
+    const auto rails = rails_of(cluster, members);
+    const int rail = rails[static_cast<size_t>(channel) % rails.size()];
+    for (size_t i = 0; i < members.size(); ++i)
+        if (cluster.nic_of_gpu(members[i] % cluster.gpus_per_node) == rail) return static_cast<int>(i);
+    return 0;
+}
+
+int channels_of(const SimulationContext& ctx, const GroupShape& shape) {
+    const int forced = ctx.scenario.training.strategy.nccl.channels;
+    if (forced > 0) return forced;
+    return shape.nodes.size() > 1 ? static_cast<int>(rails_of(ctx.scenario.cluster, shape.nodes.front()).size()) : 1;
+}
+
+NcclCall call_of(const SimulationContext& ctx, const GroupShape& shape, const RankGroup& group, NetworkOp op, double bytes) {
+    const auto& cluster = ctx.scenario.cluster;
+    NcclCall call;
+    call.op = op;
+    call.ranks = group.count;
+    call.nodes = static_cast<int>(shape.nodes.size());
+    call.ranks_per_node = shape.ranks_per_node;
+    call.bytes = bytes;
+    call.intra_hop = cluster.intra_node.preset.rfind("nvlink", 0) == 0 ? NcclHop::nvlink : NcclHop::pci;
+    call.intra_bytes_per_second = ctx.costs.intra_node().effective_bytes_per_second();
+    call.inter_bytes_per_second =
+        static_cast<double>(rails_of(cluster, shape.nodes.front()).size()) * ctx.costs.nic().effective_bytes_per_second();
+    call.nvls_efficiency = cluster.intra_node.reduction_efficiency;
+    call.collnet_efficiency = cluster.nic.reduction_efficiency;
+    return call;
+}
+
+// One GPU-to-GPU flow of the collective, between the hosts of two ranks.
+struct Flow {
+    int from;
+    int to;
+    double bytes;
+};
+
+// The flows one rank sends, channel by channel.
+class FlowPlan {
+public:
+    FlowPlan(const SimulationContext& ctx, const GroupShape& shape, int position)
+        : cluster_(ctx.scenario.cluster), shape_(shape), my_node_(shape.place[static_cast<size_t>(position)].first),
+          my_index_(shape.place[static_cast<size_t>(position)].second) {}
+
+    std::vector<Flow> flows;
+
+    // Channel `c`'s ring: to the next member in the node, or from the node's last member to the next node's
+    // entry through the NIC of the channel's rail (PXN: over NVLink to this node's entry first).
+    void ring(int c, double bytes) {
+        const auto& members = mine();
+        const int k = static_cast<int>(members.size());
+        const int entry = entry_of(cluster_, members, c);
+        const int q = (my_index_ - entry + k) % k;  // my place in the channel's order
+        if (q + 1 < k) return add(me(), members[static_cast<size_t>((entry + q + 1) % k)], bytes);
+        if (shape_.nodes.size() == 1) return add(me(), members[static_cast<size_t>(entry)], bytes);
+        const auto& next = shape_.nodes[(static_cast<size_t>(my_node_) + 1) % shape_.nodes.size()];
+        const int rail_gpu = members[static_cast<size_t>(entry)];
+        add(me(), rail_gpu, bytes);
+        add(rail_gpu, next[static_cast<size_t>(entry_of(cluster_, next, c))], bytes);
+    }
+
+    // Tree `t` of channel `c`: a chain in the node from its entry, the entries joined across nodes by one
+    // tree of a double binary tree; `bytes` go up (reduce) and down (broadcast) every edge.
+    void tree(int c, int t, double bytes) {
+        const auto& members = mine();
+        const int k = static_cast<int>(members.size());
+        const int entry = entry_of(cluster_, members, c);
+        const int q = (my_index_ - entry + k) % k;
+        auto at = [&](int place) { return members[static_cast<size_t>((entry + place) % k)]; };
+        if (q > 0) add(me(), at(q - 1), bytes);
+        if (q + 1 < k) add(me(), at(q + 1), bytes);
+        if (q > 0 || shape_.nodes.size() == 1) return;
+        const auto links = double_binary_tree(static_cast<int>(shape_.nodes.size()), my_node_, t);
+        auto head = [&](int node) {
+            const auto& other = shape_.nodes[static_cast<size_t>(node)];
+            return other[static_cast<size_t>(entry_of(cluster_, other, c))];
+        };
+        if (links.parent >= 0) add(me(), head(links.parent), bytes);
+        for (int child : links.children) add(me(), head(child), bytes);
+    }
+
+    // To the next member in the node (a ring within the node; through NVLS, the switch reduces and
+    // every member's port carries the bytes each way).
+    void next_in_node(double bytes) {
+        const auto& members = mine();
+        add(me(), members[(static_cast<size_t>(my_index_) + 1) % members.size()], bytes);
+    }
+
+    // To the member at the same place on the next node: through SHARP switches, every member's NIC
+    // carries its share each way once.
+    void next_node(double bytes) {
+        const auto& next = shape_.nodes[(static_cast<size_t>(my_node_) + 1) % shape_.nodes.size()];
+        add(me(), next[std::min(static_cast<size_t>(my_index_), next.size() - 1)], bytes);
+    }
+
+private:
+    const std::vector<int>& mine() const { return shape_.nodes[static_cast<size_t>(my_node_)]; }
+    int me() const { return mine()[static_cast<size_t>(my_index_)]; }
+    void add(int from, int to, double bytes) {
+        if (from != to && bytes > 0) flows.push_back({from, to, bytes});
+    }
+
+    const ClusterSpec& cluster_;
+    const GroupShape& shape_;
+    const int my_node_;
+    const int my_index_;
+};
+
+// What one call costs beyond its flows, and the flows one rank sends.
+struct Plan {
+    double latency_s = 0;
+    double fill_s = 0;
+    std::vector<Flow> flows;
+    double bottleneck_s = 0;  // the flows alone on an idle platform (nccl_collective_alone_s)
+};
+
+Plan plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGroup& group, NetworkOp op, double bytes) {
+    const auto call = call_of(ctx, shape, group, op, bytes);
+    const auto& parameters = ctx.costs.nccl();
+    const auto& spec = ctx.scenario.training.strategy.nccl;
+    const auto choice = choose_nccl(parameters, call, spec);
+    const auto& costs = parameters.costs(choice.protocol);
+    const int channels = channels_of(ctx, shape);
+    const double n = group.count, k = shape.ranks_per_node;
+    const double per_channel = bytes / channels;
+    Plan plan;
+    plan.latency_s = nccl_latency_s(parameters, call, choice);
+    FlowPlan flows(ctx, shape, group.position);
+    const double intra = call.intra_bytes_per_second, inter = call.inter_bytes_per_second;
+    const bool across = call.nodes > 1;
+    switch (choice.algorithm) {
+        case NcclAlgorithm::tree: {
+            const double wire = per_channel / 2 / costs.tree_payload_fraction;  // half of the channel per tree
+            for (int c = 0; c < channels; ++c)
+                for (int t = 0; t < 2; ++t) flows.tree(c, t, wire);
+            // A node's chain sends its half up and down in both trees; so does an interior node's NIC.
+            plan.bottleneck_s = 2 * bytes / costs.tree_payload_fraction * (across ? std::max(1 / intra, 1 / inter) : 1 / intra);
+            break;
+        }
+        case NcclAlgorithm::nvls: {
+            const double wire = bytes / call.nvls_efficiency;
+            for (int c = 0; c < channels; ++c) flows.next_in_node(wire / channels);
+            plan.bottleneck_s = wire / intra;
+            break;
+        }
+        case NcclAlgorithm::collnet: {
+            // Within the node a ring reduce-scatter and all-gather; each member's share through the switches.
+            const double ring_wire = 2 * (k - 1) / k * per_channel, share_wire = per_channel / k / call.collnet_efficiency;
+            for (int c = 0; c < channels; ++c) {
+                if (k > 1) flows.next_in_node(ring_wire);
+                flows.next_node(share_wire);
+            }
+            plan.bottleneck_s = std::max(ring_wire * channels / intra, bytes / call.collnet_efficiency / inter);
+            break;
+        }
+        case NcclAlgorithm::ring:
+        case NcclAlgorithm::automatic: {
+            const double steps_share = (op == NetworkOp::allreduce ? 2 : 1) * (n - 1) / n;
+            const double wire = steps_share * per_channel / costs.ring_payload_fraction;
+            for (int c = 0; c < channels; ++c) flows.ring(c, wire);
+            plan.bottleneck_s = wire * channels * (across ? std::max(1 / intra, 1 / inter) : 1 / intra);
+            // Chunks pipeline through the node's chain and the hop between nodes: the collective lasts the
+            // slower phase plus one chunk's pass through the faster one (the node's k - 1 NVLink hops).
+            if (across && k > 1) {
+                const double chunk = std::min(spec.chunk_bytes.value_or(costs.step_payload_bytes), per_channel / n);
+                plan.fill_s = (k - 1) * chunk / costs.ring_payload_fraction / intra;
+            }
+            break;
+        }
+    }
+    plan.flows = std::move(flows.flows);
+    return plan;
+}
+
+}  // namespace
+
+void nccl_collective(const Actor& actor, const RankGroup& group, NetworkOp op, double bytes) {
+    if (group.count < 2 || bytes <= 0) return;
+    auto& ctx = actor.ctx;
+    const auto plan = plan_of(ctx, *cached_shape(ctx, actor.stream, group), group, op, bytes);
+    const auto barrier = ctx.collective_group(actor.stream, group.first, group.stride, group.count, group.members).barrier;
+    actor.waits_for("every member to start the NCCL collective");
+    barrier->wait();
+    sg4::this_actor::sleep_for(plan.latency_s + plan.fill_s);
+    const double cap = ctx.costs.nccl().channel_bytes_per_second;
+    std::vector<sg4::CommPtr> comms;
+    comms.reserve(plan.flows.size());
+    for (const auto& flow : plan.flows) {
+        auto comm = sg4::Comm::sendto_init(ctx.platform.gpu_hosts[static_cast<size_t>(flow.from)],
+                                           ctx.platform.gpu_hosts[static_cast<size_t>(flow.to)]);
+        comm->set_payload_size(static_cast<uint64_t>(flow.bytes));
+        if (cap > 0) comm->set_rate(cap);
+        comms.push_back(comm->start());
+    }
+    actor.waits_for("the NCCL collective's flows", -1);
+    sg4::Comm::wait_all(comms);
+    actor.waits_for("every member to finish the NCCL collective");
+    barrier->wait();
+}
+
+double nccl_collective_alone_s(const SimulationContext& ctx, const RankGroup& group, NetworkOp op, double bytes) {
+    if (group.count < 2 || bytes <= 0) return 0;
+    const auto plan = plan_of(ctx, *shape_of(ctx.scenario.cluster, group), group, op, bytes);
+    return plan.latency_s + plan.fill_s + plan.bottleneck_s;
+}
+
+}  // namespace dtsim::sim

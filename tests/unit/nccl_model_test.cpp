@@ -1,0 +1,108 @@
+// NCCL's choice of algorithm and protocol (core/src/nccl_model.cpp) and the scenario keys that force it.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "dtsim/input_error.hpp"
+#include "dtsim/nccl_model.hpp"
+#include "dtsim/scenario.hpp"
+
+using namespace dtsim;
+
+namespace {
+
+// One 8-GPU NVLink node at an H100's NCCL ring bandwidth.
+NcclCall one_node(double bytes, double nvls_efficiency = 0) {
+    NcclCall call;
+    call.ranks = 8;
+    call.ranks_per_node = 8;
+    call.bytes = bytes;
+    call.intra_bytes_per_second = 370e9;
+    call.nvls_efficiency = nvls_efficiency;
+    return call;
+}
+
+NcclChoice automatic(const NcclCall& call) { return choose_nccl(nccl_defaults(), call, {}); }
+
+std::string error_of(const std::string& strategy, const std::string& intra = "nvlink4") {
+    const std::string text = "name: n\ncluster: {nodes: 2, gpus_per_node: 8, gpu: h100-sxm, intra_node: " + intra +
+                             ", nic: ib-ndr}\nmodel: {zoo: resnet50, batch_per_gpu: 8}\ntraining:\n  strategy: " + strategy + "\n";
+    try {
+        load_scenario_text(text, "s.yaml");
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("nccl: the ring's protocol goes LL, LL128, Simple at the sizes where NCCL's modelled times cross",
+          "[unit][nccl]") {
+    // Ring all-reduce over 8 GPUs, 14 steps, bus bytes x = 7/4 S. LL: 6.6 + 14 x 0.6 = 15.0 µs at half the
+    // bandwidth; LL128: 14 + 14 x 1.9 = 40.6 µs at 0.92; Simple: 8.4 + 14 x 3.4 = 56.0 µs at 1.
+    const double bandwidth = 370e9, bus = 7.0 / 4;
+    const double ll_to_ll128 = (40.6e-6 - 15.0e-6) / (1 / 0.5 - 1 / 0.92) * bandwidth / bus;
+    const double ll128_to_simple = (56.0e-6 - 40.6e-6) / (1 / 0.92 - 1.0) * bandwidth / bus;
+    auto ring = [](double bytes) {
+        NcclSpec forced;
+        forced.algorithm = NcclAlgorithm::ring;
+        return choose_nccl(nccl_defaults(), one_node(bytes), forced).protocol;
+    };
+    CHECK(ring(0.99 * ll_to_ll128) == NcclProtocol::ll);
+    CHECK(ring(1.01 * ll_to_ll128) == NcclProtocol::ll128);
+    CHECK(ring(0.99 * ll128_to_simple) == NcclProtocol::ll128);
+    CHECK(ring(1.01 * ll128_to_simple) == NcclProtocol::simple);
+}
+
+TEST_CASE("nccl: with NVLS a node's all-reduce goes from ring LL to NVLS near 1-2 MiB, as nccl-tests logs show",
+          "[unit][nccl]") {
+    // NVLS: 25 µs at 0.85 of the link for S; ring LL: 15 µs at half of it for 7/4 S.
+    const double crossing = (25e-6 - 15.0e-6) / (2 * 7.0 / 4 - 1 / 0.85) * 370e9;
+    CHECK(crossing > 1 << 20);
+    CHECK(crossing < 2 << 20);
+    const auto below = automatic(one_node(0.99 * crossing, 0.85));
+    CHECK((below.algorithm == NcclAlgorithm::ring && below.protocol == NcclProtocol::ll));
+    const auto above = automatic(one_node(1.01 * crossing, 0.85));
+    CHECK((above.algorithm == NcclAlgorithm::nvls && above.protocol == NcclProtocol::simple));
+    // Without NVLS, or for a reduce-scatter, the ring.
+    CHECK(automatic(one_node(1e9)).algorithm == NcclAlgorithm::ring);
+    auto reduce_scatter = one_node(1e9, 0.85);
+    reduce_scatter.op = NetworkOp::reducescatter;
+    CHECK(automatic(reduce_scatter).algorithm == NcclAlgorithm::ring);
+}
+
+TEST_CASE("nccl: a forced algorithm that does not apply gives way; a forced protocol holds", "[unit][nccl]") {
+    NcclSpec forced;
+    forced.algorithm = NcclAlgorithm::nvls;
+    CHECK(choose_nccl(nccl_defaults(), one_node(1e9), forced).algorithm == NcclAlgorithm::ring);
+    forced = {};
+    forced.protocol = NcclProtocol::ll;
+    CHECK(choose_nccl(nccl_defaults(), one_node(1e9, 0.85), forced).protocol == NcclProtocol::ll);
+}
+
+TEST_CASE("nccl: multi-node latency follows tuning.cc's ring and tree formulas", "[unit][nccl]") {
+    NcclCall call = one_node(1e6);
+    call.ranks = 32;
+    call.nodes = 4;
+    call.inter_bytes_per_second = 400e9;
+    // Ring Simple: 8.4 + (62 - 6) x max(3.4, 3 x 1.0) + 6 x 14; tree Simple: 8.4 + 2 (7 x 4.0 + 2 x 14).
+    CHECK(nccl_latency_s(nccl_defaults(), call, {NcclAlgorithm::ring, NcclProtocol::simple}) == Approx((8.4 + 56 * 3.4 + 84) * 1e-6));
+    CHECK(nccl_latency_s(nccl_defaults(), call, {NcclAlgorithm::tree, NcclProtocol::simple}) == Approx((8.4 + 2 * (28 + 28)) * 1e-6));
+    // Ring LL: the intra-node hop is floored at the 1 µs network overhead.
+    CHECK(nccl_latency_s(nccl_defaults(), call, {NcclAlgorithm::ring, NcclProtocol::ll}) == Approx((6.6 + 56 * 1.0 + 6 * 2.7) * 1e-6));
+}
+
+TEST_CASE("nccl: scenario keys are read and bad values named", "[unit][nccl]") {
+    const std::string ok = "{kind: allreduce, algorithm: nccl, nccl: {algorithm: tree, protocol: ll128, channels: 4, chunk: 1MiB}}";
+    CHECK(error_of(ok).empty());
+    CHECK_THAT(error_of("{kind: allreduce, algorithm: ring, nccl: {channels: 4}}"), Catch::Contains("applies only to algorithm: nccl"));
+    CHECK_THAT(error_of("{kind: allreduce, algorithm: nccl, nccl: {protocol: ll256}}"),
+               Catch::Contains("s.yaml:5") && Catch::Contains("protocol") && Catch::Contains("ll128"));
+    CHECK_THAT(error_of("{kind: allreduce, algorithm: nccl, nccl: {channels: 0}}"), Catch::Contains("channels"));
+    CHECK_THAT(error_of("{kind: allreduce, algorithm: nccl, nccl: {chanels: 2}}"), Catch::Contains("chanels"));
+    CHECK_THAT(error_of("{kind: allreduce, algorithm: nccl, nccl: {algorithm: nvls}}", "nvlink3"), Catch::Contains("in_network_reduction"));
+    CHECK_THAT(error_of("{kind: allreduce, algorithm: nccl, nccl: {algorithm: collnet}}"), Catch::Contains("in_network_reduction"));
+    CHECK_THAT(error_of("{kind: allreduce, algorithm: nccl, nccl: {algorithm: nvls, protocol: ll}}"),
+               Catch::Contains("simple protocol only"));
+}
