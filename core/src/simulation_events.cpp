@@ -178,6 +178,10 @@ double allreduce_messages(AllReduceAlgorithm algorithm, int ranks, const Cluster
             return 2.0 * power * steps + 2.0 * (ranks - power);
         }
         case AllReduceAlgorithm::direct: return 2 * n * (n - 1);
+        case AllReduceAlgorithm::nccl:
+            // One flow per member and channel, two with the double binary tree; a channel per NIC rail
+            // across nodes (a forced channel count is not seen here: the estimate is an order of magnitude).
+            return 2 * n * (ranks > cluster.gpus_per_node ? cluster.nics_per_node : 1);
     }
     return 0;
 }
