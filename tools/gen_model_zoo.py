@@ -25,7 +25,8 @@ in the reverse order). Per layer:
   epilogue     (the same) the element-wise kernels that run on the layer's
                output before the next layer reads it, in order: batchnorm
                (training-mode BatchNorm), relu, add (a residual sum). The
-               simulator prices each as memory traffic (docs/compute.md).
+               simulator prices each as memory traffic
+               (core/src/cnn_kernels.cpp; docs/fidelity.md, "Uncalibrated compute").
 
 FLOP sanity checks (printed next to the parameter check when the script runs):
 
