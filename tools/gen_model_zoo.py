@@ -20,6 +20,13 @@ in the reverse order). Per layer:
                ignored: bias adds, BatchNorm/LayerNorm, activation functions,
                softmax, residual adds, pooling and embedding lookups.
   activations  number of elements of the layer's output tensor for one sample.
+  input        (convolutions and linear layers of CNNs) elements of the tensor
+               the layer reads, for one sample.
+  epilogue     (the same) the element-wise kernels that run on the layer's
+               output before the next layer reads it, in order: batchnorm
+               (training-mode BatchNorm), relu, add (a residual sum). The
+               simulator prices each as memory traffic
+               (core/src/cnn_kernels.cpp; docs/fidelity.md, "Uncalibrated compute").
 
 FLOP sanity checks (printed next to the parameter check when the script runs):
 
@@ -49,7 +56,7 @@ TOLERANCE = 0.01  # allowed relative error of computed vs published parameters
 
 OUTPUT_DIR = Path(__file__).resolve().parent.parent / "data" / "models"
 
-Layer = namedtuple("Layer", "name params flops activations")
+Layer = namedtuple("Layer", "name params flops activations input epilogue", defaults=(None, ()))
 Model = namedtuple(
     "Model", "name description source sample published layers reference_flops transformer",
     defaults=(None,))
@@ -84,9 +91,10 @@ class ConvNet:
         self.layers = []
 
     def conv(self, name, c_in, c_out, size, kernel, stride=1, padding=0,
-             batch_norm=True):
+             batch_norm=True, epilogue=None):
         """Conv2d, followed by BatchNorm (then the conv has no bias) or not
-        (then it has a bias). Returns the output spatial size (h, w)."""
+        (then it has a bias), then by `epilogue` (default: BatchNorm and ReLU,
+        or ReLU alone without BatchNorm). Returns the output spatial size (h, w)."""
         kh, kw = _pair(kernel)
         sh, sw = _pair(stride)
         ph, pw = _pair(padding)
@@ -94,11 +102,14 @@ class ConvNet:
         w = (size[1] + 2 * pw - kw) // sw + 1
         weights = kh * kw * c_in * c_out
         params = weights + (2 * c_out if batch_norm else c_out)
-        self.layers.append(Layer(name, params, 2 * weights * h * w, c_out * h * w))
+        if epilogue is None:
+            epilogue = ("batchnorm", "relu") if batch_norm else ("relu",)
+        self.layers.append(Layer(name, params, 2 * weights * h * w, c_out * h * w,
+                                 c_in * size[0] * size[1], epilogue))
         return (h, w)
 
-    def linear(self, name, n_in, n_out):
-        self.layers.append(Layer(name, n_in * n_out + n_out, 2 * n_in * n_out, n_out))
+    def linear(self, name, n_in, n_out, epilogue=()):
+        self.layers.append(Layer(name, n_in * n_out + n_out, 2 * n_in * n_out, n_out, n_in, epilogue))
 
 
 def resnet(name, blocks_per_stage, published, reference_gmacs):
@@ -118,10 +129,12 @@ def resnet(name, blocks_per_stage, published, reference_gmacs):
             net.conv(f"{prefix}.conv1", c_in, width, block_in, 1)
             size = net.conv(f"{prefix}.conv2", width, width, block_in, 3,
                             stride=stride, padding=1)
-            net.conv(f"{prefix}.conv3", width, c_out, size, 1)
+            # The block's sum with its shortcut, then ReLU, follows conv3's BatchNorm.
+            net.conv(f"{prefix}.conv3", width, c_out, size, 1,
+                     epilogue=("batchnorm", "add", "relu"))
             if block == 0:
                 net.conv(f"{prefix}.downsample", c_in, c_out, block_in, 1,
-                         stride=stride)
+                         stride=stride, epilogue=("batchnorm",))
             c_in = c_out
     net.linear("fc", c_in, 1000)
     depth = 2 + 3 * sum(blocks_per_stage)
@@ -148,8 +161,8 @@ def vgg16():
                             padding=1, batch_norm=False)
             c_in = width
         size = pooled_size(size, 2, 2)
-    net.linear("fc6", c_in * size[0] * size[1], 4096)
-    net.linear("fc7", 4096, 4096)
+    net.linear("fc6", c_in * size[0] * size[1], 4096, epilogue=("relu",))
+    net.linear("fc7", 4096, 4096, epilogue=("relu",))
     net.linear("fc8", 4096, 1000)
     return Model(
         name="vgg16",
@@ -569,8 +582,11 @@ def to_yaml(model):
     lines.append("layers:  # forward order; backward produces gradients in reverse order")
     for layer in model.layers:
         name = plain(layer.name, _LAYER_NAME)
+        kernels = ""
+        if layer.input is not None:
+            kernels = f", input: {layer.input}, epilogue: [{', '.join(layer.epilogue)}]"
         lines.append(f"  - {{name: {name}, params: {layer.params}, "
-                     f"flops: {layer.flops}, activations: {layer.activations}}}")
+                     f"flops: {layer.flops}, activations: {layer.activations}{kernels}}}")
     return "\n".join(lines) + "\n"
 
 

@@ -79,7 +79,7 @@ LlmCosts llm_costs(const Scenario& scenario, const ComputeRates& rates) {
     costs.pipeline_bytes = costs.tensor_bytes / p.tensor;
     costs.alltoall_bytes = local_tokens * config.hidden * config.top_k * element / p.tensor;
     costs.context_bytes = 2 * local_tokens * config.head_dim() * config.kv_heads * element / p.tensor;
-    const bool mixed = scenario.model.precision != Precision::fp32;
+    const bool mixed = is_mixed_precision(scenario.model.precision);
     const double states = llm.optimizer.state_bytes_per_parameter(mixed);
     costs.optimizer_bytes_per_parameter = 2 * states + element + (mixed && llm.optimizer.fp32_master_weights ? element : 2 * element);
     costs.memory_bytes_per_second = rates.memory_bytes_per_second;

@@ -49,7 +49,7 @@ MemoryEstimate llm_memory(const Scenario& scenario) {
     // FlashAttention keeps no a·s² tensors: what it stores is what selective recomputation stores.
     const bool no_scores = scenario.model.attention == Attention::flash && llm.recompute == Recompute::none;
     const Recompute stored_activations = no_scores ? Recompute::selective : llm.recompute;
-    const bool mixed = scenario.model.precision != Precision::fp32;
+    const bool mixed = is_mixed_precision(scenario.model.precision);
     const double element = bytes_per_element(scenario.model.precision);
     const double optimizer = llm.optimizer.state_bytes_per_parameter(mixed);
     const auto costs = llm_costs(scenario, ComputeRates{1, 1, 0});
@@ -82,7 +82,7 @@ MemoryEstimate llm_memory(const Scenario& scenario) {
 MemoryEstimate replicated_memory(const Scenario& scenario) {
     const auto& model = scenario.model;
     const double element = bytes_per_element(model.precision);
-    const bool mixed = model.precision != Precision::fp32;
+    const bool mixed = is_mixed_precision(model.precision);
     const double parameters = model.zoo ? model.zoo->total_parameters() : model.direct.gradient_bytes / element;
     double activations = 0;
     if (model.zoo)

@@ -38,6 +38,16 @@ TransformerConfig read_transformer(const ConfigNode& node) {
     return c;
 }
 
+// A CNN layer written with its input and epilogue runs as kernels (convolution_kernels); both keys or neither.
+std::vector<Kernel> read_cnn_kernels(const ConfigNode& node, const ZooLayer& layer) {
+    for (const auto* key : {"input", "epilogue"})
+        if (!node.has(key)) node.fail(key, "expected with the other of 'input' and 'epilogue' (a CNN layer's kernels)");
+    std::vector<Epilogue> epilogue;
+    for (const auto& item : node.child("epilogue").sequence()) epilogue.push_back(item.choice("", kEpilogueNames));
+    return convolution_kernels(layer.forward_flops_per_sample, layer.params, node.number("input", 0, 1e15),
+                               layer.activations_per_sample, epilogue);
+}
+
 ZooModel read_zoo_file(const std::filesystem::path& path) {
     auto doc = ConfigNode::parse_file(path.string());
     doc.require_map_with_keys({"name", "description", "source", "sample", "published_parameters", "transformer", "layers"});
@@ -48,10 +58,12 @@ ZooModel read_zoo_file(const std::filesystem::path& path) {
     model.source = doc.text("source");
     model.sample = doc.text("sample");
     model.published_parameters = doc.number("published_parameters", 1, 1e15);
-    for (const auto& layer : doc.child("layers").sequence()) {
-        layer.require_map_with_keys({"name", "params", "flops", "activations"});
-        model.layers.push_back(ZooLayer{layer.text("name"), layer.number("params", 0, 1e13),
-                                        layer.number("flops", 0, 1e18), layer.number("activations", 0, 1e15)});
+    for (const auto& node : doc.child("layers").sequence()) {
+        node.require_map_with_keys({"name", "params", "flops", "activations", "input", "epilogue"});
+        ZooLayer layer{node.text("name"), node.number("params", 0, 1e13), node.number("flops", 0, 1e18),
+                       node.number("activations", 0, 1e15)};
+        if (node.has("input") || node.has("epilogue")) layer.kernels = read_cnn_kernels(node, layer);
+        model.layers.push_back(std::move(layer));
     }
     if (model.layers.empty()) doc.fail("layers", "expected at least one layer");
     if (doc.has("transformer")) model.transformer = read_transformer(doc.child("transformer"));

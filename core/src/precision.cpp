@@ -2,9 +2,8 @@
 
 namespace dtsim {
 
-double bytes_per_element(Precision precision) {
-    // TF32 is a math mode over fp32 storage: gradients stay 4 bytes.
-    return (precision == Precision::fp16 || precision == Precision::bf16) ? 2.0 : 4.0;
-}
+double bytes_per_element(Precision precision) { return is_mixed_precision(precision) ? 2.0 : 4.0; }
+
+bool is_mixed_precision(Precision precision) { return precision == Precision::fp16 || precision == Precision::bf16; }
 
 }  // namespace dtsim

@@ -225,9 +225,8 @@ ClusterSpec read_cluster(const ConfigNode& doc, bool has_profile) {
 
 Precision read_precision(const ConfigNode& node) {
     if (!node.has("precision")) return Precision::fp32;
-    // TF32 is a math mode of fp32 training, not a precision a scenario trains in.
-    return *precision_from_string(
-        node.choice("precision", {to_string(Precision::fp32), to_string(Precision::fp16), to_string(Precision::bf16)}));
+    // tf32: fp32 training with the GEMMs and convolutions on TF32 Tensor Cores (the preset's tf32 peak).
+    return node.choice("precision", kPrecisionNames);
 }
 
 // `activation_checkpointing: true | false | fraction`: the share of the forward recomputed in backward.

@@ -64,6 +64,22 @@ TEST_CASE("without a profile, links and compute are the presets'", "[unit][cost-
     CHECK(costs.single_gpu_iteration_s() == Approx(3 * 0.030).epsilon(1e-12));
 }
 
+TEST_CASE("tf32 trains fp32 tensors at the preset's TF32 peak; a GPU without one is refused", "[unit][cost-model]") {
+    const auto zoo = [](const std::string& gpu, const std::string& precision) {
+        return "name: tf32\ncluster: {nodes: 1, gpus_per_node: 1, gpu: " + gpu + ", nic: ib-ndr}\n"
+               "model: {zoo: resnet50, batch_per_gpu: 8, precision: " + precision + "}\n"
+               "training: {strategy: {kind: allreduce}}\n";
+    };
+    const auto scenario = load_scenario_text(zoo("a100-sxm", "tf32"), "tf32.yaml");
+    const auto& gpu = scenario.cluster.gpu;
+    const CostModel tf32(scenario), fp32(load_scenario_text(zoo("a100-sxm", "fp32"), "fp32.yaml"));
+    CHECK(tf32.compute().flops_per_second == gpu.peak_flops_per_second.at(Precision::tf32) * gpu.gemm_efficiency);
+    CHECK(tf32.gradient_bytes() == fp32.gradient_bytes());  // 4 bytes per element, as fp32
+    CHECK(tf32.forward_s() < fp32.forward_s());
+    CHECK_THROWS_WITH(load_scenario_text(zoo("v100-sxm2", "tf32"), "v100.yaml"),
+                      Catch::Contains("key 'model.precision'") && Catch::Contains("no tf32 peak"));
+}
+
 TEST_CASE("a profile's incast reaches the ports where senders start together", "[unit][cost-model]") {
     test::TempDir dir;
     const auto profile_line = "profile: " + write_incast_profile(dir) + "\n";

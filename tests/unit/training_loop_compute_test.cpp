@@ -77,8 +77,10 @@ TEST_CASE("mixed precision changes compute time and gradient bytes", "[unit][com
     CHECK(CostModel(fp32).gradient_bytes() == Approx(4 * zoo.total_parameters()));
     CHECK(CostModel(fp16).gradient_bytes() == Approx(2 * zoo.total_parameters()));
     CHECK(CostModel(bf16).gradient_bytes() == Approx(2 * zoo.total_parameters()));
-    // H100: 989 TFLOPS in fp16 Tensor Cores against 67 in fp32 (§6.1), and half the bytes moved.
-    CHECK(step_s(fp16) < step_s(fp32) / 4);
+    // H100: 989 TFLOPS in fp16 Tensor Cores against 67 in fp32 (§6.1), and half the bytes moved: the
+    // memory-bound kernels gain 2×, the compute-bound ones up to the peaks' ratio, so the step gains between.
+    CHECK(step_s(fp16) < step_s(fp32) / 2);
+    CHECK(step_s(fp16) > step_s(fp32) * 67 / 989);
     CHECK(step_s(bf16) == Approx(step_s(fp16)));
     // With a profile, the precision picks its GEMM fit.
     const auto fitted32 = zoo_scenario("resnet50", 64, ", precision: fp32", "dgx-h100.datasheet");

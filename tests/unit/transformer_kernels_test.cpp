@@ -84,7 +84,8 @@ TEST_CASE("tensor parallelism halves a block's kernels; without sequence paralle
                                  std::to_string(tensor) + ", sequence_parallel: " + (sp ? "true" : "false") + "}\n";
         const auto scenario = load_scenario_text(text, "gpt.yaml");
         const ComputeRates rates{500e12, 2e12, 0};
-        const auto& stage = llm_costs(scenario, rates).virtual_stages.at(0);
+        const auto costs = llm_costs(scenario, rates);  // kept: the stage below is a reference into it
+        const auto& stage = costs.virtual_stages.at(0);
         return stage.at(1).forward_s + stage.at(2).forward_s;  // block 0: attention and MLP
     };
     const double whole = block_forward_s(1, false);

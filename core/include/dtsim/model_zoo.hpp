@@ -30,6 +30,16 @@ struct Kernel {
                                  // (normalisations, residual adds) unless sequence parallelism splits them
 };
 
+/// An element-wise kernel that runs on a CNN layer's output before the next layer reads it
+/// (tools/gen_model_zoo.py writes them as a layer's `epilogue`).
+enum class Epilogue {
+    batchnorm,  // training-mode BatchNorm: a statistics pass, then normalise
+    relu,
+    add,        // a residual sum with the block's shortcut
+};
+inline constexpr auto kEpilogueNames = make_name_table(std::pair{Epilogue::batchnorm, "batchnorm"},
+                                                       std::pair{Epilogue::relu, "relu"}, std::pair{Epilogue::add, "add"});
+
 struct ZooLayer {
     std::string name;
     double params = 0;
@@ -82,6 +92,12 @@ struct ZooModel {
 /// "blockN.attn" and "blockN.mlp", then "lm_head"; the same parameter and FLOP formulas as
 /// tools/gen_model_zoo.py, with each block's kernels for the given attention (transformer_layers.cpp).
 std::vector<ZooLayer> transformer_layers(const TransformerConfig& config, int sequence_length, Attention attention);
+
+/// A convolution or linear layer of a CNN as kernels: its product (a GEMM of `flops` per sample that reads
+/// `input` and writes `output` elements per sample and its `params` weights once per pass), then each
+/// epilogue kernel over the output as memory traffic (cnn_kernels.cpp; docs/architecture.md, "Compute").
+std::vector<Kernel> convolution_kernels(double flops, double params, double input, double output,
+                                        const std::vector<Epilogue>& epilogue);
 
 /// Loads data/models/<name>.yaml; `where` locates the key that named it, for the error message.
 ZooModel load_zoo_model(const std::string& name, const std::string& where);

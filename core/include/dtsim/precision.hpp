@@ -16,5 +16,8 @@ constexpr std::string_view to_string(Precision precision) { return kPrecisionNam
 constexpr std::optional<Precision> precision_from_string(std::string_view text) { return kPrecisionNames.parse(text); }
 /// Bytes per gradient element communicated for a model trained in this precision.
 double bytes_per_element(Precision precision);
+/// Whether weights and activations are 16-bit (mixed-precision training, fp32 master weights aside).
+/// TF32 is a math mode of fp32 training: its tensors stay 4 bytes.
+bool is_mixed_precision(Precision precision);
 
 }  // namespace dtsim
