@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <atomic>
 #include <nlohmann/json.hpp>
 
 #include "child_runs.hpp"
@@ -65,27 +66,24 @@ bool faster(const PlanCandidate& a, const PlanCandidate& b) {
     return describe_plan(a.config) < describe_plan(b.config);
 }
 
-}  // namespace
-
-PlanOutcome run_plan(const PlanRequest& request) {
-    const auto base = load_base(request);
-    const auto& config = *base.scenario.model.zoo->transformer;
-    PlanSpaceInput input;
-    input.gpus = base.scenario.cluster.gpus();
-    input.gpus_per_node = base.scenario.cluster.gpus_per_node;
-    input.global_batch = base.global_batch;
-    input.layers = config.layers;
-    input.experts = config.experts;
-    input.max_context = request.max_context;
-    input.allowed = request.search;
-
-    PlanOutcome outcome;
-    outcome.gpus = input.gpus;
-    const auto space = plan_space(input);
-    outcome.enumerated = static_cast<long long>(space.size());
+// Loads every configuration as `simulate` would (those it refuses are counted), drops those that do not fit
+// in memory (counted by reason) and estimates the rest.
+std::vector<PlanCandidate> check_candidates(const PlanRequest& request, const PlanBase& base, const std::vector<PlanConfig>& space,
+                                            PlanOutcome& outcome) {
     std::string first_refusal;
     std::vector<PlanCandidate> feasible;
+    std::atomic<long long> checked{0};
+    const auto total = static_cast<long long>(space.size());
+    const ProgressDisplay display(request.progress, [&checked, &request, total] {
+        ProgressReport report;
+        report.task = request.task + " (checking)";
+        report.done = checked.load();
+        report.total = total;
+        report.unit = "configurations";
+        return report;
+    });
     for (const auto& c : space) {
+        ++checked;
         PlanCandidate candidate{c, base.overrides, 0, {}, std::nullopt, {}};
         for (const auto& o : plan_overrides(c, base.global_batch, base.micro_batch_key)) candidate.overrides.push_back(o);
         std::optional<Scenario> scenario;
@@ -108,6 +106,28 @@ PlanOutcome run_plan(const PlanRequest& request) {
     }
     if (outcome.enumerated == outcome.invalid && !first_refusal.empty())
         throw InputError("no configuration of " + request.scenario_file + " is valid; the first refused was " + first_refusal);
+    return feasible;
+}
+
+}  // namespace
+
+PlanOutcome run_plan(const PlanRequest& request) {
+    const auto base = load_base(request);
+    const auto& config = *base.scenario.model.zoo->transformer;
+    PlanSpaceInput input;
+    input.gpus = base.scenario.cluster.gpus();
+    input.gpus_per_node = base.scenario.cluster.gpus_per_node;
+    input.global_batch = base.global_batch;
+    input.layers = config.layers;
+    input.experts = config.experts;
+    input.max_context = request.max_context;
+    input.allowed = request.search;
+
+    PlanOutcome outcome;
+    outcome.gpus = input.gpus;
+    const auto space = plan_space(input);
+    outcome.enumerated = static_cast<long long>(space.size());
+    auto feasible = check_candidates(request, base, space, outcome);
     outcome.feasible = static_cast<long long>(feasible.size());
     if (feasible.empty()) return outcome;
 
