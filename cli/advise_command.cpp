@@ -13,6 +13,7 @@
 #include "dtsim/units.hpp"
 #include "dtsim/utf8_text.hpp"
 #include "plan_search.hpp"
+#include "plan_why.hpp"
 #include "text_table.hpp"
 
 namespace dtsim::cli {
@@ -29,6 +30,7 @@ struct AdviseOptions {
 };
 
 struct OptionResult {
+    std::string scenario_file;  // the option's scenario, in the scratch folder
     PlanOutcome plan;
     std::optional<PlanCandidate> best;  // the fastest simulated configuration
     double iterations = 0;
@@ -55,6 +57,7 @@ OptionResult plan_option(const AdviseStudy& study, const AdviseOption& option, c
     request.progress = progress_style(options.quiet, options.progress_lines);
     request.task = "advise " + option.name;
     OptionResult result;
+    result.scenario_file = file;
     result.plan = run_plan(request);
     for (const auto& candidate : result.plan.simulated)
         if (candidate.simulated) {
@@ -163,6 +166,12 @@ int run_advise(const AdviseOptions& options) {
     }
     std::cout << "\n";
     print_advice(std::cout, study, results, *objective);
+    std::cout << "\n  why (the best configuration of each option):\n";
+    for (size_t i = 0; i < results.size(); ++i) {
+        if (!results[i].best) continue;
+        const auto why = explain_plan(results[i].scenario_file, *results[i].best, jobs);
+        std::cout << "  " << study.options[i].name << ": " << bottleneck_line(why) << "\n    " << sensitivity_line(why) << "\n";
+    }
     if (!options.json_path.empty()) {
         write_text_file(options.json_path, advice_json(study, results));
         std::cout << "\n  wrote " << options.json_path << "\n";

@@ -23,11 +23,14 @@ struct GroupLink {
     double send_s(double bytes) const { return count <= 1 ? 0 : bytes / bytes_per_second + latency_s; }
 };
 
+bool crosses_nodes(const Scenario& scenario, const StridedGroup& group) {
+    return scenario.cluster.node_of(group.first) != scenario.cluster.node_of(group.rank_at(group.count - 1));
+}
+
 GroupLink group_link(const Scenario& scenario, const CostModel& costs, const StridedGroup& group) {
     if (group.count <= 1) return {};
     const auto& cluster = scenario.cluster;
-    const int last = group.rank_at(group.count - 1);
-    const bool crosses = cluster.node_of(group.first) != cluster.node_of(last);
+    const bool crosses = crosses_nodes(scenario, group);
     const auto& link = crosses ? costs.nic() : costs.intra_node();
     const double sharing = crosses ? 1.0 * cluster.gpus_per_node / cluster.nics_per_node : 1.0;
     return GroupLink{link.effective_bytes_per_second() / sharing, link.latency_s, group.count};
@@ -60,6 +63,11 @@ StageWork stage_work(const LlmCosts& llm, int stage, int stages) {
 }
 
 }  // namespace
+
+bool group_crosses_nodes(const Scenario& scenario, Dimension d) {
+    const ParallelLayout layout(scenario.training.llm->parallelism);
+    return crosses_nodes(scenario, d == Dimension::dp ? layout.data_group(0) : layout.group(0, d));
+}
 
 double PlanEstimate::iteration_s() const {
     double total = compute_s + bubble_s + optimizer_s;

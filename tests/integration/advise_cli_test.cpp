@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <regex>
 
 #include "test_support.hpp"
 
@@ -15,7 +16,7 @@ namespace {
 
 std::string study(const std::string& extra) {
     const std::string cluster = "{nodes: 1, gpus_per_node: 2, gpu: h100-sxm, intra_node: {bandwidth: 100Tbps, latency: 0us},"
-                                " nic: {bandwidth: 100Tbps, latency: 0us}, network_model: ideal}";
+                                " nic: {bandwidth: 400Gbps, latency: 0us}, network_model: ideal}";
     return "name: tiny\n"
            "scenario:\n"
            "  model: {zoo: gpt3-125m, precision: bf16, micro_batch: 1}\n"
@@ -52,6 +53,16 @@ TEST_CASE("advise: time-to-train and cost per option are the closed forms of the
     CHECK(advice[1]["cost_usd"].get<double>() == Approx(2 * advice[0]["cost_usd"].get<double>()));
     CHECK_THAT(result.output, Catch::Contains("1  cheap") && Catch::Contains("2  dear"));
     CHECK_THAT(result.output, Catch::Contains("ranked by cost") && Catch::Contains("kWh") && Catch::Contains("$"));
+
+    // Why: both GPUs are in one node, so the NICs carry nothing and twice their bandwidth changes nothing;
+    // twice the GPU's rates halve every kernel's roofline but not the fixed cost per kernel.
+    std::smatch m;
+    const std::regex sensitivity("2× NIC bandwidth: ([−+])([0-9.]+) %, 2× GPU speed: −([0-9.]+) %");
+    REQUIRE(std::regex_search(result.output, m, sensitivity));
+    CHECK(std::stod(m[2].str()) == 0);
+    CHECK(std::stod(m[3].str()) > 35);
+    CHECK(std::stod(m[3].str()) < 50);
+    CHECK_THAT(result.output, Catch::Contains("cheap: exposed communication"));
 }
 
 TEST_CASE("advise refuses a study it cannot run, naming the file and key", "[integration][cli][advise]") {

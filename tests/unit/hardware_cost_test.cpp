@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "advise_ranking.hpp"
+#include "plan_why.hpp"
 #include "dtsim/hardware_cost.hpp"
 
 using namespace dtsim;
@@ -55,4 +56,18 @@ TEST_CASE("advise ranking: by time or by cost, and the Pareto frontier", "[unit]
     CHECK(rank_options(options, Objective::time) == std::vector<size_t>{3, 0, 1, 2, 4});
     CHECK(rank_options(options, Objective::cost) == std::vector<size_t>{1, 0, 2, 3, 4});
     CHECK(pareto_frontier(options) == std::vector<bool>{true, true, false, false, false});
+}
+
+TEST_CASE("plan why: the bottleneck and sensitivity lines", "[unit][advise]") {
+    dtsim::cli::PlanWhy why;
+    why.iteration_s = 2.0;
+    why.exposed_share[static_cast<size_t>(Dimension::dp)] = 0.31;
+    why.exposed_share[static_cast<size_t>(Dimension::tp)] = 0.0001;  // below 0.05 %: not named
+    why.link[static_cast<size_t>(Dimension::dp)] = "NIC (eth-200g 25 GB/s, fat-tree 2:1)";
+    why.bubble_share = 0.05;
+    why.faster_nics_s = 1.7;
+    why.faster_gpus_s = 1.2;
+    CHECK(dtsim::cli::bottleneck_line(why) ==
+          "exposed communication 31.0 % of the iteration: dp 31.0 % over NIC (eth-200g 25 GB/s, fat-tree 2:1); pipeline bubble 5.0 %");
+    CHECK(dtsim::cli::sensitivity_line(why) == "2× NIC bandwidth: −15.0 %, 2× GPU speed: −40.0 % (iteration time, simulated again)");
 }

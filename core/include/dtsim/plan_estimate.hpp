@@ -22,6 +22,10 @@ struct PlanEstimate {
     double iteration_s() const;
 };
 
+/// Whether the groups of rank 0 along `d` (the data group for Dimension::dp) span nodes, and so go over
+/// the NICs rather than the GPU links of a node. The scenario must have an LLM layout.
+bool group_crosses_nodes(const Scenario& scenario, Dimension d);
+
 /// The scenario must have an LLM layout and `costs` be its cost model.
 PlanEstimate estimate_iteration(const Scenario& scenario, const CostModel& costs);
 
