@@ -95,6 +95,9 @@ TEST_CASE("plan refuses what it cannot plan, naming the key", "[integration][cli
     const auto search = test::run_dtsim({"plan", scenario, "--search", "schedule=zigzag"});
     CHECK(search.exit_code == 2);
     CHECK_THAT(search.output, Catch::Contains("'zigzag' is not a value of schedule"));
+    const auto objective = test::run_dtsim({"plan", scenario, "--objective", "speed"});
+    CHECK(objective.exit_code == 2);
+    CHECK_THAT(objective.output, Catch::Contains("expected time | cost | tokens-per-dollar"));
     const auto resnet = test::run_dtsim({"plan", (test::source_dir() / "scenarios" / "resnet50-h100-ring.yaml").string()});
     CHECK(resnet.exit_code == 2);
     CHECK_THAT(resnet.output, Catch::Contains("key 'model.zoo': plan needs a transformer from the zoo"));
