@@ -12,51 +12,55 @@ namespace {
 constexpr double kMaxUsd = 1e12;
 constexpr double kMaxWatts = 1e6;
 
-// A figure of a cost file: {value, date, source}; the date and source are required so that every shipped
-// number says where it comes from.
-std::optional<double> figure(const ConfigNode& figures, std::string_view key, double max_value) {
-    if (!figures.has(key)) return std::nullopt;
-    const auto node = figures.child(key);
-    node.require_map_with_keys({"value", "date", "source"});
-    node.text("date");
-    node.text("source");
-    return node.number("value", 0, max_value);
-}
+// Every figure: its key in cost files and studies, where it goes, and its largest plausible value.
+struct FigureKey {
+    std::string_view key;
+    std::optional<double> HardwareCosts::*member;
+    double max_value;
+};
+constexpr FigureKey kFigures[] = {
+    {"cloud_usd_per_gpu_hour", &HardwareCosts::cloud_usd_per_gpu_hour, kMaxUsd},
+    {"gpu_capital_usd", &HardwareCosts::gpu_capital_usd, kMaxUsd},
+    {"gpu_power_watts", &HardwareCosts::gpu_power_watts, kMaxWatts},
+    {"nic_capital_usd", &HardwareCosts::nic_capital_usd, kMaxUsd},
+    {"nic_power_watts", &HardwareCosts::nic_power_watts, kMaxWatts},
+    {"switch_port_capital_usd", &HardwareCosts::switch_port_capital_usd, kMaxUsd},
+    {"switch_port_power_watts", &HardwareCosts::switch_port_power_watts, kMaxWatts},
+};
 
-HardwareCosts read_cost_file(const std::filesystem::path& path, std::initializer_list<std::string_view> keys) {
-    const auto doc = ConfigNode::parse_file(path.string());
-    doc.require_map_with_keys({"kind", "name", "figures"});
-    const auto figures = doc.child("figures");
-    figures.require_map_with_keys(keys);
+// The figures of `node`: plain numbers in a study; in a cost file {value, date, source}, the date and
+// source required so that every shipped number says where it comes from.
+HardwareCosts read_figures(const ConfigNode& node, bool sourced) {
+    node.require_map_with_keys({"cloud_usd_per_gpu_hour", "gpu_capital_usd", "gpu_power_watts", "nic_capital_usd", "nic_power_watts",
+                                "switch_port_capital_usd", "switch_port_power_watts"});
     HardwareCosts costs;
-    costs.cloud_usd_per_gpu_hour = figure(figures, "cloud_usd_per_gpu_hour", kMaxUsd);
-    costs.gpu_capital_usd = figure(figures, "gpu_capital_usd", kMaxUsd);
-    costs.gpu_power_watts = figure(figures, "gpu_power_watts", kMaxWatts);
-    costs.nic_capital_usd = figure(figures, "nic_capital_usd", kMaxUsd);
-    costs.nic_power_watts = figure(figures, "nic_power_watts", kMaxWatts);
-    costs.switch_port_capital_usd = figure(figures, "switch_port_capital_usd", kMaxUsd);
-    costs.switch_port_power_watts = figure(figures, "switch_port_power_watts", kMaxWatts);
+    for (const auto& f : kFigures) {
+        if (!node.has(f.key)) continue;
+        if (!sourced) {
+            costs.*f.member = node.number(f.key, 0, f.max_value);
+            continue;
+        }
+        const auto figure = node.child(f.key);
+        figure.require_map_with_keys({"value", "date", "source"});
+        figure.text("date");
+        figure.text("source");
+        costs.*f.member = figure.number("value", 0, f.max_value);
+    }
     return costs;
 }
 
-std::optional<double> number_if(const ConfigNode& node, std::string_view key, double max_value) {
-    return node.has(key) ? std::optional(node.number(key, 0, max_value)) : std::nullopt;
+HardwareCosts read_cost_file(const std::filesystem::path& path) {
+    const auto doc = ConfigNode::parse_file(path.string());
+    doc.require_map_with_keys({"kind", "name", "figures"});
+    return read_figures(doc.child("figures"), true);
 }
 
 }  // namespace
 
 HardwareCosts HardwareCosts::overridden_by(const HardwareCosts& other) const {
     HardwareCosts out = *this;
-    const auto take = [](std::optional<double>& mine, const std::optional<double>& theirs) {
-        if (theirs) mine = theirs;
-    };
-    take(out.cloud_usd_per_gpu_hour, other.cloud_usd_per_gpu_hour);
-    take(out.gpu_capital_usd, other.gpu_capital_usd);
-    take(out.gpu_power_watts, other.gpu_power_watts);
-    take(out.nic_capital_usd, other.nic_capital_usd);
-    take(out.nic_power_watts, other.nic_power_watts);
-    take(out.switch_port_capital_usd, other.switch_port_capital_usd);
-    take(out.switch_port_power_watts, other.switch_port_power_watts);
+    for (const auto& f : kFigures)
+        if (other.*f.member) out.*f.member = other.*f.member;
     return out;
 }
 
@@ -64,27 +68,13 @@ HardwareCosts load_hardware_costs(const std::string& gpu_preset, const std::stri
     const auto folder = data_dir() / "hardware" / "cost";
     HardwareCosts costs;
     std::error_code ignored;
-    if (const auto gpu = folder / (gpu_preset + ".yaml"); !gpu_preset.empty() && std::filesystem::exists(gpu, ignored))
-        costs = read_cost_file(gpu, {"cloud_usd_per_gpu_hour", "gpu_capital_usd", "gpu_power_watts"});
-    if (const auto nic = folder / (nic_preset + ".yaml"); !nic_preset.empty() && std::filesystem::exists(nic, ignored))
-        costs = costs.overridden_by(
-            read_cost_file(nic, {"nic_capital_usd", "nic_power_watts", "switch_port_capital_usd", "switch_port_power_watts"}));
+    for (const auto& preset : {gpu_preset, nic_preset})
+        if (const auto file = folder / (preset + ".yaml"); !preset.empty() && std::filesystem::exists(file, ignored))
+            costs = costs.overridden_by(read_cost_file(file));
     return costs;
 }
 
-HardwareCosts read_hardware_costs(const ConfigNode& node) {
-    node.require_map_with_keys({"cloud_usd_per_gpu_hour", "gpu_capital_usd", "gpu_power_watts", "nic_capital_usd", "nic_power_watts",
-                                "switch_port_capital_usd", "switch_port_power_watts"});
-    HardwareCosts costs;
-    costs.cloud_usd_per_gpu_hour = number_if(node, "cloud_usd_per_gpu_hour", kMaxUsd);
-    costs.gpu_capital_usd = number_if(node, "gpu_capital_usd", kMaxUsd);
-    costs.gpu_power_watts = number_if(node, "gpu_power_watts", kMaxWatts);
-    costs.nic_capital_usd = number_if(node, "nic_capital_usd", kMaxUsd);
-    costs.nic_power_watts = number_if(node, "nic_power_watts", kMaxWatts);
-    costs.switch_port_capital_usd = number_if(node, "switch_port_capital_usd", kMaxUsd);
-    costs.switch_port_power_watts = number_if(node, "switch_port_power_watts", kMaxWatts);
-    return costs;
-}
+HardwareCosts read_hardware_costs(const ConfigNode& node) { return read_figures(node, false); }
 
 double iterations_for(const TrainingTarget& target, double global_batch, double tokens_per_sequence) {
     switch (target.kind) {

@@ -10,6 +10,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <yaml-cpp/yaml.h>
+
 #include "dtsim/data_paths.hpp"
 #include "dtsim/run_store.hpp"
 #include "dtsim/sim/simulation.hpp"
@@ -119,6 +121,11 @@ std::string read_file(const std::string& path) {
     std::stringstream text;
     text << in.rdbuf();
     return text.str();
+}
+
+bool is_advise_study(const std::filesystem::path& path) {
+    const auto document = YAML::LoadFile(path.string());
+    return document.IsMap() && document["options"].IsDefined();
 }
 
 std::string quick_scenario(const std::string& name) {

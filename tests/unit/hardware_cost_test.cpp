@@ -71,3 +71,9 @@ TEST_CASE("plan why: the bottleneck and sensitivity lines", "[unit][advise]") {
           "exposed communication 31.0 % of the iteration: dp 31.0 % over NIC (eth-200g 25 GB/s, fat-tree 2:1); pipeline bubble 5.0 %");
     CHECK(dtsim::cli::sensitivity_line(why) == "2× NIC bandwidth: −15.0 %, 2× GPU speed: −40.0 % (iteration time, simulated again)");
 }
+
+TEST_CASE("advise objectives: each named once and read back", "[unit][advise][vocabulary]") {
+    using namespace dtsim::cli;
+    for (const auto& [objective, name] : kObjectiveNames.entries) CHECK(kObjectiveNames.parse(name) == objective);
+    CHECK(kObjectiveNames.name(Objective::tokens_per_dollar) == "tokens-per-dollar");
+}

@@ -102,3 +102,12 @@ TEST_CASE("parse_search_option: keys and values are checked", "[unit][plan]") {
     CHECK_THROWS_WITH(parse_search_option("tensor=two"), Catch::Contains("a positive integer"));
     CHECK_THROWS_AS(parse_search_option("tensor="), InputError);
 }
+
+TEST_CASE("plan's search keys: each named once and read back", "[unit][plan][vocabulary]") {
+    for (const auto& [key, name] : kPlanKeyNames.entries) {
+        CAPTURE(name);
+        REQUIRE(kPlanKeyNames.parse(name).has_value());
+        CHECK(*kPlanKeyNames.parse(name) == key);
+    }
+    CHECK(kPlanKeyNames.name(PlanKey::recompute) == "recompute");  // the last value
+}
