@@ -14,5 +14,7 @@ void add_compare_command(CLI::App& app, int& exit_code);
 void add_validate_command(CLI::App& app, int& exit_code);
 void add_model_command(CLI::App& app, int& exit_code);
 void add_collective_command(CLI::App& app, int& exit_code);
+void add_plan_command(CLI::App& app, int& exit_code);
+void add_advise_command(CLI::App& app, int& exit_code);
 
 }  // namespace dtsim::cli

@@ -45,6 +45,8 @@ int main(int argc, char** argv) {
     dtsim::cli::add_validate_command(app, exit_code);
     dtsim::cli::add_model_command(app, exit_code);
     dtsim::cli::add_collective_command(app, exit_code);
+    dtsim::cli::add_plan_command(app, exit_code);
+    dtsim::cli::add_advise_command(app, exit_code);
     if (const auto message = unknown_subcommand_message(app, argc, argv); !message.empty()) {
         std::cerr << "dtsim: error: " << message << "\n";
         return dtsim::exit_code::bad_input;

@@ -1,6 +1,8 @@
 #include "dtsim/hardware.hpp"
 
+#include <map>
 #include <memory>
+#include <mutex>
 
 #include "dtsim/config_node.hpp"
 #include "dtsim/data_paths.hpp"
@@ -9,9 +11,14 @@
 namespace dtsim {
 namespace {
 
+// `dtsim plan` and sweeps load the same presets once per configuration: each file is parsed once per process.
 ConfigNode open_preset(const std::string& kind, const std::string& name, const std::string& where) {
-    const auto path = require_data_file("hardware/" + kind, name, kind + " preset", where);
-    return ConfigNode::parse_file(path.string());
+    static std::mutex mutex;
+    static std::map<std::string, ConfigNode> parsed;
+    const auto path = require_data_file("hardware/" + kind, name, kind + " preset", where).string();
+    const std::lock_guard lock(mutex);
+    if (const auto found = parsed.find(path); found != parsed.end()) return found->second;
+    return parsed.emplace(path, ConfigNode::parse_file(path)).first->second;
 }
 
 }  // namespace

@@ -11,6 +11,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <yaml-cpp/yaml.h>
+
 #include "dtsim/data_paths.hpp"
 #include "dtsim/run_store.hpp"
 #include "dtsim/sim/simulation.hpp"
@@ -154,6 +156,11 @@ std::vector<std::string> expectations(const std::filesystem::path& file) {
         if (line.rfind(prefix, 0) == 0) expected.push_back(line.substr(prefix.size()));
     }
     return expected;
+}
+
+bool is_advise_study(const std::filesystem::path& path) {
+    const auto document = YAML::LoadFile(path.string());
+    return document.IsMap() && document["options"].IsDefined();
 }
 
 std::string quick_scenario(const std::string& name) {

@@ -60,6 +60,9 @@ Profile pingpong_profile(const std::string& name, LinkClass link_class, std::vec
 /// two iterations; more keys can follow it (it ends with a line break).
 std::string quick_scenario(const std::string& name);
 
+/// Whether a shipped YAML file in scenarios/ is a `dtsim advise` study (it has `options:`) rather than a scenario.
+bool is_advise_study(const std::filesystem::path& path);
+
 /// A file's whole text, or "" when it cannot be read (the tests then check what it should hold).
 std::string read_file(const std::string& path);
 

@@ -1,0 +1,63 @@
+#pragma once
+// What hardware costs to rent, buy and power (docs/advise.md, "Costs"): the figures of
+// data/hardware/cost/, each with its date and public source, which a study may override; and the closed
+// forms that turn a training run's length into dollars and kilowatt-hours.
+#include <optional>
+#include <string>
+
+namespace dtsim {
+
+class ConfigNode;
+
+/// Figures per item; none where no public figure is shipped and the study gives none.
+struct HardwareCosts {
+    std::optional<double> cloud_usd_per_gpu_hour;  // list price of one GPU of a cloud offer, per hour
+    std::optional<double> gpu_capital_usd;         // purchase price of one GPU
+    std::optional<double> gpu_power_watts;         // one GPU at its thermal design power
+    std::optional<double> nic_capital_usd;         // one NIC
+    std::optional<double> nic_power_watts;
+    std::optional<double> switch_port_capital_usd;  // one switch port, its share of the switch
+    std::optional<double> switch_port_power_watts;
+    /// `other`'s figures where it has them, these elsewhere.
+    HardwareCosts overridden_by(const HardwareCosts& other) const;
+};
+
+/// data/hardware/cost/<gpu>.yaml (GPU figures) and <nic>.yaml (NIC and switch port figures), where they
+/// exist: nothing is known of a preset without a file.
+HardwareCosts load_hardware_costs(const std::string& gpu_preset, const std::string& nic_preset);
+
+/// A `costs:` section of a study (the same keys as HardwareCosts's, in its units): located errors.
+HardwareCosts read_hardware_costs(const ConfigNode& node);
+
+/// What a training target asks: a number of tokens, of samples (sequences) or of iterations.
+struct TrainingTarget {
+    enum class Kind { tokens, samples, iterations } kind = Kind::iterations;
+    double amount = 0;
+};
+
+/// Iterations to reach `target` with `global_batch` sequences of `tokens_per_sequence` tokens per iteration:
+/// the last one counts whole.
+double iterations_for(const TrainingTarget& target, double global_batch, double tokens_per_sequence);
+
+/// A cluster's parts that cost: GPUs, NICs, and the fabric's switch ports.
+struct ClusterParts {
+    int gpus = 0;
+    int nics = 0;
+    double switch_ports = 0;
+};
+
+/// Switch ports of a fabric: a star has one per NIC; a tiered fabric (fat-tree, rail-optimized) a leaf port
+/// per NIC and, with oversubscription o, NICs / o leaf up-links each ending on a spine port.
+double switch_ports(int nics, bool tiered, double oversubscription);
+
+struct TrainingCost {
+    double time_s = 0;
+    std::optional<double> cloud_usd;    // GPU-hours × the price per GPU-hour
+    std::optional<double> capital_usd;  // every part priced
+    double energy_kwh = 0;              // the parts whose power is known, for the whole run
+    bool energy_complete = false;       // GPUs, NICs and switch ports all have a power figure
+};
+
+TrainingCost training_cost(double iterations, double iteration_s, const ClusterParts& parts, const HardwareCosts& costs);
+
+}  // namespace dtsim

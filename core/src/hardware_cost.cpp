@@ -1,0 +1,106 @@
+#include "dtsim/hardware_cost.hpp"
+
+#include <cmath>
+#include <filesystem>
+
+#include "dtsim/config_node.hpp"
+#include "dtsim/data_paths.hpp"
+
+namespace dtsim {
+namespace {
+
+constexpr double kMaxUsd = 1e12;
+constexpr double kMaxWatts = 1e6;
+
+// Every figure: its key in cost files and studies, where it goes, and its largest plausible value.
+struct FigureKey {
+    std::string_view key;
+    std::optional<double> HardwareCosts::*member;
+    double max_value;
+};
+constexpr FigureKey kFigures[] = {
+    {"cloud_usd_per_gpu_hour", &HardwareCosts::cloud_usd_per_gpu_hour, kMaxUsd},
+    {"gpu_capital_usd", &HardwareCosts::gpu_capital_usd, kMaxUsd},
+    {"gpu_power_watts", &HardwareCosts::gpu_power_watts, kMaxWatts},
+    {"nic_capital_usd", &HardwareCosts::nic_capital_usd, kMaxUsd},
+    {"nic_power_watts", &HardwareCosts::nic_power_watts, kMaxWatts},
+    {"switch_port_capital_usd", &HardwareCosts::switch_port_capital_usd, kMaxUsd},
+    {"switch_port_power_watts", &HardwareCosts::switch_port_power_watts, kMaxWatts},
+};
+
+// The figures of `node`: plain numbers in a study; in a cost file {value, date, source}, the date and
+// source required so that every shipped number says where it comes from.
+HardwareCosts read_figures(const ConfigNode& node, bool sourced) {
+    node.require_map_with_keys({"cloud_usd_per_gpu_hour", "gpu_capital_usd", "gpu_power_watts", "nic_capital_usd", "nic_power_watts",
+                                "switch_port_capital_usd", "switch_port_power_watts"});
+    HardwareCosts costs;
+    for (const auto& f : kFigures) {
+        if (!node.has(f.key)) continue;
+        if (!sourced) {
+            costs.*f.member = node.number(f.key, 0, f.max_value);
+            continue;
+        }
+        const auto figure = node.child(f.key);
+        figure.require_map_with_keys({"value", "date", "source"});
+        figure.text("date");
+        figure.text("source");
+        costs.*f.member = figure.number("value", 0, f.max_value);
+    }
+    return costs;
+}
+
+HardwareCosts read_cost_file(const std::filesystem::path& path) {
+    const auto doc = ConfigNode::parse_file(path.string());
+    doc.require_map_with_keys({"kind", "name", "figures"});
+    return read_figures(doc.child("figures"), true);
+}
+
+}  // namespace
+
+HardwareCosts HardwareCosts::overridden_by(const HardwareCosts& other) const {
+    HardwareCosts out = *this;
+    for (const auto& f : kFigures)
+        if (other.*f.member) out.*f.member = other.*f.member;
+    return out;
+}
+
+HardwareCosts load_hardware_costs(const std::string& gpu_preset, const std::string& nic_preset) {
+    const auto folder = data_dir() / "hardware" / "cost";
+    HardwareCosts costs;
+    std::error_code ignored;
+    for (const auto& preset : {gpu_preset, nic_preset})
+        if (const auto file = folder / (preset + ".yaml"); !preset.empty() && std::filesystem::exists(file, ignored))
+            costs = costs.overridden_by(read_cost_file(file));
+    return costs;
+}
+
+HardwareCosts read_hardware_costs(const ConfigNode& node) { return read_figures(node, false); }
+
+double iterations_for(const TrainingTarget& target, double global_batch, double tokens_per_sequence) {
+    switch (target.kind) {
+        case TrainingTarget::Kind::iterations: return std::ceil(target.amount);
+        case TrainingTarget::Kind::samples: return std::ceil(target.amount / global_batch);
+        case TrainingTarget::Kind::tokens: return std::ceil(target.amount / (global_batch * tokens_per_sequence));
+    }
+    return 0;
+}
+
+double switch_ports(int nics, bool tiered, double oversubscription) {
+    return tiered ? nics * (1 + 2 / oversubscription) : nics;
+}
+
+TrainingCost training_cost(double iterations, double iteration_s, const ClusterParts& parts, const HardwareCosts& c) {
+    TrainingCost out;
+    out.time_s = iterations * iteration_s;
+    const double hours = out.time_s / 3600;
+    if (c.cloud_usd_per_gpu_hour) out.cloud_usd = hours * parts.gpus * *c.cloud_usd_per_gpu_hour;
+    if (c.gpu_capital_usd && c.nic_capital_usd && c.switch_port_capital_usd)
+        out.capital_usd = parts.gpus * *c.gpu_capital_usd + parts.nics * *c.nic_capital_usd + parts.switch_ports * *c.switch_port_capital_usd;
+    const double watts = parts.gpus * c.gpu_power_watts.value_or(0) + parts.nics * c.nic_power_watts.value_or(0) +
+                         parts.switch_ports * c.switch_port_power_watts.value_or(0);
+    out.energy_kwh = watts * hours / 1000;
+    out.energy_complete = c.gpu_power_watts && c.nic_power_watts && c.switch_port_power_watts;
+    return out;
+}
+
+}  // namespace dtsim

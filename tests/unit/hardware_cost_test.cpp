@@ -1,0 +1,79 @@
+// What training costs: the closed forms of iterations, GPU-hours, capital and energy, the cost data files'
+// figures, and how advise ranks options and marks the Pareto frontier.
+#include <catch2/catch.hpp>
+
+#include "advise_ranking.hpp"
+#include "plan_why.hpp"
+#include "dtsim/hardware_cost.hpp"
+
+using namespace dtsim;
+
+TEST_CASE("iterations_for: a target in tokens, samples or iterations, the last iteration whole", "[unit][advise]") {
+    CHECK(iterations_for({TrainingTarget::Kind::tokens, 1e12}, 256, 8192) == 476838);  // 1e12 / 2,097,152 = 476,837.2
+    CHECK(iterations_for({TrainingTarget::Kind::samples, 1000}, 256, 8192) == 4);
+    CHECK(iterations_for({TrainingTarget::Kind::iterations, 7}, 256, 8192) == 7);
+}
+
+TEST_CASE("training_cost: GPU-hours × price, capital and energy of the parts", "[unit][advise]") {
+    HardwareCosts costs;
+    costs.cloud_usd_per_gpu_hour = 4.0;
+    costs.gpu_power_watts = 700;
+    const ClusterParts parts{64, 64, switch_ports(64, true, 2)};
+    CHECK(parts.switch_ports == 128);  // 64 leaf ports and 32 up-links, each with a spine port
+    const auto c = training_cost(1800, 2.0, parts, costs);  // one hour
+    CHECK(c.time_s == 3600);
+    REQUIRE(c.cloud_usd);
+    CHECK(*c.cloud_usd == Approx(64 * 4.0));
+    CHECK_FALSE(c.capital_usd);
+    CHECK(c.energy_kwh == Approx(64 * 0.7));
+    CHECK_FALSE(c.energy_complete);
+    HardwareCosts network;
+    network.nic_power_watts = 25;
+    network.switch_port_power_watts = 10;
+    network.gpu_capital_usd = 30000;
+    network.nic_capital_usd = 2000;
+    network.switch_port_capital_usd = 1000;
+    const auto full = training_cost(1800, 2.0, parts, costs.overridden_by(network));
+    CHECK(full.energy_kwh == Approx((64 * 700 + 64 * 25 + 128 * 10) / 1000.0));
+    CHECK(full.energy_complete);
+    REQUIRE(full.capital_usd);
+    CHECK(*full.capital_usd == Approx(64 * 30000 + 64 * 2000 + 128 * 1000));
+    CHECK(switch_ports(16, false, 1) == 16);
+}
+
+TEST_CASE("load_hardware_costs: the shipped figures, none for a preset without a file", "[unit][advise]") {
+    const auto h100 = load_hardware_costs("h100-sxm", "ib-ndr");
+    REQUIRE(h100.cloud_usd_per_gpu_hour);
+    CHECK(*h100.cloud_usd_per_gpu_hour == Approx(39.33 / 8).epsilon(1e-3));  // the instance-hour over its 8 GPUs
+    CHECK(h100.gpu_power_watts == 700);
+    CHECK_FALSE(load_hardware_costs("cpu", "").cloud_usd_per_gpu_hour);
+}
+
+TEST_CASE("advise ranking: by time or by cost, and the Pareto frontier", "[unit][advise]") {
+    using namespace dtsim::cli;
+    const std::vector<RankedOption> options{
+        {"fast-dear", 10.0, 300.0}, {"slow-cheap", 20.0, 100.0}, {"dominated", 25.0, 300.0}, {"unpriced", 5.0, std::nullopt}, {"none", {}, {}}};
+    CHECK(rank_options(options, Objective::time) == std::vector<size_t>{3, 0, 1, 2, 4});
+    CHECK(rank_options(options, Objective::cost) == std::vector<size_t>{1, 0, 2, 3, 4});
+    CHECK(pareto_frontier(options) == std::vector<bool>{true, true, false, false, false});
+}
+
+TEST_CASE("plan why: the bottleneck and sensitivity lines", "[unit][advise]") {
+    dtsim::cli::PlanWhy why;
+    why.iteration_s = 2.0;
+    why.exposed_share[static_cast<size_t>(Dimension::dp)] = 0.31;
+    why.exposed_share[static_cast<size_t>(Dimension::tp)] = 0.0001;  // below 0.05 %: not named
+    why.link[static_cast<size_t>(Dimension::dp)] = "NIC (eth-200g 25 GB/s, fat-tree 2:1)";
+    why.bubble_share = 0.05;
+    why.faster_nics_s = 1.7;
+    why.faster_gpus_s = 1.2;
+    CHECK(dtsim::cli::bottleneck_line(why) ==
+          "exposed communication 31.0 % of the iteration: dp 31.0 % over NIC (eth-200g 25 GB/s, fat-tree 2:1); pipeline bubble 5.0 %");
+    CHECK(dtsim::cli::sensitivity_line(why) == "2× NIC bandwidth: −15.0 %, 2× GPU speed: −40.0 % (iteration time, simulated again)");
+}
+
+TEST_CASE("advise objectives: each named once and read back", "[unit][advise][vocabulary]") {
+    using namespace dtsim::cli;
+    for (const auto& [objective, name] : kObjectiveNames.entries) CHECK(kObjectiveNames.parse(name) == objective);
+    CHECK(kObjectiveNames.name(Objective::tokens_per_dollar) == "tokens-per-dollar");
+}
