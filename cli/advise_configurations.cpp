@@ -32,7 +32,10 @@ nlohmann::ordered_json configuration_json(const ConfigurationResult& r, bool par
     j["tokens_per_s"] = s.tokens_per_s;
     j["mfu"] = s.model_flops_utilisation;
     j["memory_per_gpu_bytes"] = s.memory_per_gpu_bytes;
-    j["exposed_s"] = {{"tp", s.exposed_tp_s}, {"cp", s.exposed_cp_s}, {"ep", s.exposed_ep_s}, {"pp", s.exposed_pp_s}, {"dp", s.exposed_dp_s}};
+    const std::pair<Dimension, double> exposed[] = {{Dimension::tp, s.exposed_tp_s}, {Dimension::cp, s.exposed_cp_s}, {Dimension::ep, s.exposed_ep_s},
+                                                    {Dimension::pp, s.exposed_pp_s}, {Dimension::dp, s.exposed_dp_s}};
+    auto& exposed_s = j["exposed_s"] = nlohmann::ordered_json::object();
+    for (const auto& [dimension, seconds] : exposed) exposed_s[std::string(kDimensionNames.name(dimension))] = seconds;
     j["time_to_train_s"] = r.cost->time_s;
     j["cost_usd"] = optional_number(r.cost->cloud_usd);
     j["energy_kwh"] = r.cost->energy_kwh;
