@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "advise_configurations.hpp"
 #include "advise_ranking.hpp"
 #include "commands.hpp"
 #include "dtsim/advise_study.hpp"
@@ -12,6 +13,7 @@
 #include "dtsim/temporary_directory.hpp"
 #include "dtsim/units.hpp"
 #include "dtsim/utf8_text.hpp"
+#include "plan_run_ids.hpp"
 #include "plan_search.hpp"
 #include "plan_why.hpp"
 #include "text_table.hpp"
@@ -35,6 +37,8 @@ struct OptionResult {
     std::optional<PlanCandidate> best;  // the fastest simulated configuration
     double iterations = 0;
     TrainingCost cost;
+    std::string label;                                  // what its runs are stored under
+    std::vector<ConfigurationResult> configurations;  // every simulated one, as plan ranked them
 };
 
 std::string format_hours(double seconds) {
@@ -58,7 +62,10 @@ OptionResult plan_option(const AdviseStudy& study, const AdviseOption& option, c
     request.task = "advise " + option.name;
     OptionResult result;
     result.scenario_file = file;
+    const auto newest_before = newest_run_id(options.db_path);
     result.plan = run_plan(request);
+    result.label = request.label;
+    const auto run_ids = stored_run_ids(request, newest_before, result.plan.simulated);
     for (const auto& candidate : result.plan.simulated)
         if (candidate.simulated) {
             result.best = candidate;
@@ -67,6 +74,12 @@ OptionResult plan_option(const AdviseStudy& study, const AdviseOption& option, c
     if (result.best) {
         result.iterations = iterations_for(study.target, option.global_batch, option.tokens_per_sequence);
         result.cost = training_cost(result.iterations, result.best->simulated->iteration_time_s, option.parts, option.costs);
+    }
+    for (size_t i = 0; i < result.plan.simulated.size(); ++i) {
+        const auto& candidate = result.plan.simulated[i];
+        auto& configuration = result.configurations.emplace_back(ConfigurationResult{candidate, run_ids[i], std::nullopt});
+        if (candidate.simulated)
+            configuration.cost = training_cost(result.iterations, candidate.simulated->iteration_time_s, option.parts, option.costs);
     }
     return result;
 }
@@ -119,8 +132,12 @@ void print_advice(std::ostream& out, const AdviseStudy& study, const std::vector
            " power figure\n";
 }
 
-// Every option's best configuration and what training with it takes, in SI units and dollars.
+// Every option's best configuration and what training with it takes, in SI units and dollars, then every
+// configuration it simulated (the GUI's Advise view draws them).
 std::string advice_json(const AdviseStudy& study, const std::vector<OptionResult>& results) {
+    std::vector<std::vector<ConfigurationResult>> configurations;
+    for (const auto& r : results) configurations.push_back(r.configurations);
+    const auto per_option = configurations_json(configurations);
     nlohmann::ordered_json all = nlohmann::ordered_json::array();
     for (size_t i = 0; i < results.size(); ++i) {
         const auto& r = results[i];
@@ -138,6 +155,8 @@ std::string advice_json(const AdviseStudy& study, const std::vector<OptionResult
             j["energy_kwh"] = r.cost.energy_kwh;
             j["energy_complete"] = r.cost.energy_complete;
         }
+        j["label"] = r.label;
+        j["configurations"] = per_option[i];
         all.push_back(j);
     }
     return all.dump(2) + "\n";

@@ -3,6 +3,7 @@
 #include <QDir>
 #include <cstdio>
 
+#include "advise_view.hpp"
 #include "gui_options.hpp"
 #include "main_window.hpp"
 
@@ -34,10 +35,15 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
+    const QString advice_error = options.advise_results.isEmpty() ? QString() : window.advise_view()->load_results(options.advise_results);
     window.show_view(options.view);
     if (headless) {
         if (!opened) {
             std::fprintf(stderr, "dtsim-gui: error: %s\n", qPrintable(window.last_error().replace(QLatin1Char('\n'), QLatin1Char(' '))));
+            return 2;
+        }
+        if (!advice_error.isEmpty()) {
+            std::fprintf(stderr, "dtsim-gui: error: %s\n", qPrintable(advice_error));
             return 2;
         }
         if (!window.screenshot(options.size).save(options.screenshot, "PNG", 0)) {  // 0: smallest file

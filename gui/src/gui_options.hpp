@@ -1,6 +1,6 @@
 #pragma once
-// dtsim-gui's command line: [--db FILE] [--run ID [--compare ID2]] [--view timeline|compare|speedup|whatif]
-// [--screenshot OUT.png [--size WxH]] [--dtsim PATH].
+// dtsim-gui's command line: [--db FILE] [--run ID [--compare ID2]] [--view timeline|compare|speedup|whatif|advise]
+// [--advise RESULTS.json] [--screenshot OUT.png [--size WxH]] [--dtsim PATH].
 #include <QSize>
 #include <QString>
 #include <QStringList>
@@ -15,6 +15,7 @@ struct GuiOptions {
     std::optional<qint64> run;
     std::optional<qint64> compare;
     ViewKind view = ViewKind::timeline;
+    QString advise_results;  // what `dtsim advise --json` wrote, for the Advise view
     QString screenshot;
     QSize size{1600, 900};
     QString dtsim_executable;  // empty: the dtsim next to dtsim-gui

@@ -16,6 +16,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "advise_view.hpp"
 #include "compare_view.hpp"
 #include "run_list_model.hpp"
 #include "speedup_view.hpp"
@@ -28,7 +29,7 @@ namespace dtsim::gui {
 MainWindow::MainWindow(const QString& dtsim_executable, QWidget* parent)
     : QMainWindow(parent), runs_(new RunListModel(this)), proxy_(new QSortFilterProxyModel(this)), filter_(new QLineEdit),
       table_(new QTableView), splitter_(new QSplitter), tabs_(new QTabWidget), timeline_(new TimelineView), compare_(new CompareView),
-      speedup_(new SpeedupView), whatif_(new WhatIfPanel(dtsim_executable)) {
+      speedup_(new SpeedupView), whatif_(new WhatIfPanel(dtsim_executable)), advise_(new AdviseView(dtsim_executable)) {
     setWindowTitle(tr("dtsim"));
     proxy_->setSourceModel(runs_);
     proxy_->setSortRole(RunListModel::kSortRole);
@@ -58,12 +59,15 @@ MainWindow::MainWindow(const QString& dtsim_executable, QWidget* parent)
     tabs_->addTab(compare_, tr("Compare"));
     tabs_->addTab(speedup_, tr("Speedup"));
     tabs_->addTab(whatif_, tr("What-if"));
+    tabs_->addTab(advise_, tr("Advise"));
     splitter_->addWidget(browser);
     splitter_->addWidget(tabs_);
     splitter_->setStretchFactor(1, 3);
     splitter_->setSizes({420, 1180});
     setCentralWidget(splitter_);
     connect(whatif_, &WhatIfPanel::finished, this, &MainWindow::on_whatif_finished);
+    connect(advise_, &AdviseView::finished, this, &MainWindow::on_advise_finished);
+    connect(advise_, &AdviseView::run_chosen, this, &MainWindow::open_run);
     build_menus();
 }
 
@@ -98,6 +102,7 @@ bool MainWindow::open_database(const QString& path) {
         return false;
     }
     whatif_->set_database(path);
+    advise_->set_database(path);
     setWindowTitle(tr("dtsim — %1").arg(path));
     reload_runs();
     return true;
@@ -189,6 +194,23 @@ void MainWindow::on_whatif_finished(bool ok, const QString& message) {
     if (previous > 0 && previous != newest && select_runs(newest, previous)) show_view(ViewKind::compare);
     else select_runs(newest);
     statusBar()->showMessage(tr("What-if stored as run %1").arg(newest));
+}
+
+void MainWindow::on_advise_finished(bool ok, const QString& message) {
+    if (!ok) {
+        statusBar()->showMessage(tr("Advise failed: %1").arg(message));
+        return;
+    }
+    reload_runs();
+    statusBar()->showMessage(tr("Advise done: click a point to open its run"));
+}
+
+void MainWindow::open_run(std::int64_t run_id) {
+    if (!select_runs(run_id))
+        return show_error(tr("Run %1 is not in the open runs database%2: open the database dtsim advise stored its runs in.")
+                              .arg(run_id)
+                              .arg(db_ ? QStringLiteral(" (%1)").arg(QString::fromStdString(db_->path())) : QString()));
+    show_view(ViewKind::timeline);
 }
 
 QImage MainWindow::screenshot(const QSize& size) {

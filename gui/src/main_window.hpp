@@ -1,6 +1,6 @@
 #pragma once
 // The main window: the run browser (filter, sort, pick one or two runs) beside the views (timeline,
-// compare, speedup, what-if), with File → Open and the exports.
+// compare, speedup, what-if, advise), with File → Open and the exports.
 #include <QMainWindow>
 #include <memory>
 #include <optional>
@@ -17,13 +17,14 @@ class QTableView;
 
 namespace dtsim::gui {
 
+class AdviseView;
 class CompareView;
 class RunListModel;
 class SpeedupView;
 class TimelineView;
 class WhatIfPanel;
 
-enum class ViewKind { timeline, compare, speedup, whatif };
+enum class ViewKind { timeline, compare, speedup, whatif, advise };
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -45,6 +46,7 @@ public:
     TimelineView* timeline_view() const { return timeline_; }
     CompareView* compare_view() const { return compare_; }
     WhatIfPanel* whatif_panel() const { return whatif_; }
+    AdviseView* advise_view() const { return advise_; }
     std::vector<std::int64_t> selected_run_ids() const;
     /// The files the window reads (the runs database, the what-if scenario), which an export must not replace.
     std::vector<InputFile> open_files() const;
@@ -59,6 +61,9 @@ private:
     void show_browser_columns_through(int last_column);
     void on_selection_changed();
     void on_whatif_finished(bool ok, const QString& message);
+    void on_advise_finished(bool ok, const QString& message);
+    /// A configuration's run, chosen on the Advise view: its timeline.
+    void open_run(std::int64_t run_id);
     void show_error(const QString& text);
     void export_view(const QString& suffix);
     void export_trace();
@@ -74,6 +79,7 @@ private:
     CompareView* compare_;
     SpeedupView* speedup_;
     WhatIfPanel* whatif_;
+    AdviseView* advise_;
     QMessageBox* error_dialog_ = nullptr;
     QString last_error_;
     std::int64_t previous_run_ = 0;

@@ -22,12 +22,6 @@ namespace {
 
 using Metric = std::function<double(const RunSummary&)>;
 
-const QList<QColor>& series_colours() {
-    static const QList<QColor> colours{QColor(0x0072B2), QColor(0xD55E00), QColor(0x009E73), QColor(0xCC79A7), QColor(0x56B4E9),
-                                       QColor(0xE69F00)};
-    return colours;
-}
-
 QLogValueAxis* gpu_axis(int max_gpus) {
     auto* axis = new QLogValueAxis;
     axis->setBase(2);
@@ -85,7 +79,7 @@ QChart* metric_chart(const QString& title, const QString& y_title, const std::ve
     for (int g = 1; g <= max_gpus; g *= 2) ideal_line->append(g, ideal(RunSummary{.gpus = g}));
     attach(chart, ideal_line, x, y);
     for (size_t i = 0; i < series.size(); ++i) {
-        const QColor colour = series_colours()[static_cast<qsizetype>(i) % series_colours().size()];
+        const QColor colour = QColor::fromRgb(series_rgb(i));
         const QString name = QString::fromStdString(series[i].label);
         if (!series[i].predicted.empty()) {
             auto* line = new QLineSeries;
@@ -151,7 +145,7 @@ QChart* breakdown_chart(const ScalingSeries& series) {
 std::vector<LegendEntry> series_legend(const std::vector<ScalingSeries>& series) {
     std::vector<LegendEntry> entries{{QColor(Qt::gray), QStringLiteral("- -"), QStringLiteral("ideal")}};
     for (size_t i = 0; i < series.size(); ++i) {
-        const QColor colour = series_colours()[static_cast<qsizetype>(i) % series_colours().size()];
+        const QColor colour = QColor::fromRgb(series_rgb(i));
         const QString name = QString::fromStdString(series[i].label);
         if (!series[i].predicted.empty()) entries.push_back({colour, QStringLiteral("—●—"), name + QStringLiteral(" (predicted)")});
         if (!series[i].measured.empty()) entries.push_back({colour, QStringLiteral("■"), name + QStringLiteral(" (measured)")});

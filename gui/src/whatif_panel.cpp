@@ -9,17 +9,13 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
-#include <QProgressBar>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QScrollArea>
 #include <QSpinBox>
-#include <QTimer>
 #include <QVBoxLayout>
-#include <csignal>
 #include <fstream>
-#include <unistd.h>
 
+#include "cli_runner.hpp"
 #include "dtsim/scenario.hpp"
 #include "hardware_choices.hpp"
 #include "knob_widgets.hpp"
@@ -28,9 +24,6 @@
 
 namespace dtsim::gui {
 namespace {
-
-// How long a cancelled run has to stop before it is killed.
-constexpr int kCancelGraceMs = 5000;
 
 // Each all-reduce algorithm as "allreduce/ALGORITHM", then the parameter server (its sync mode is a knob)
 // and FSDP (its sharding is a knob of the large-model layout).
@@ -48,13 +41,13 @@ const QString kNoProfile = QStringLiteral("none");  // the profile knob's choice
 }  // namespace
 
 WhatIfPanel::WhatIfPanel(const QString& dtsim_executable, QWidget* parent)
-    : QWidget(parent), executable_(dtsim_executable), scenario_(new QLineEdit(this)), origin_(new QLabel(this)),
+    : QWidget(parent), scenario_(new QLineEdit(this)), origin_(new QLabel(this)),
       nodes_(spin_box(1, 65536, 2)), sweep_(line_edit({})), gpn_(spin_box(1, 64, 8)), gpu_(new QComboBox), nic_(new QComboBox),
       nic_count_(spin_box(1, 64, 1)), bandwidth_(line_edit(QStringLiteral("200Gbps"))), model_(new QComboBox), profile_(new QComboBox),
       strategy_(combo_box(strategy_choices())), servers_(spin_box(1, 1024, 4)), sync_(combo_box(names_of(kSyncModeNames))),
       compression_(combo_box(names_of(kCompressionKindNames))), straggler_(new QDoubleSpinBox),
-      bucket_(line_edit(QStringLiteral("25MB"))), llm_(new LlmKnobsBox(this)), run_(new QPushButton(tr("Run"), this)),
-      cancel_(new QPushButton(tr("Cancel"), this)), progress_(new QProgressBar(this)), log_(new QPlainTextEdit(this)) {
+      bucket_(line_edit(QStringLiteral("25MB"))), llm_(new LlmKnobsBox(this)), runner_(new CliRunner(dtsim_executable, this)),
+      log_(runner_->log()) {
     straggler_->setRange(1, 100);
     straggler_->setValue(2);
     sweep_->setPlaceholderText(tr("optional sweep, e.g. 1,2,4,8"));
@@ -84,15 +77,6 @@ WhatIfPanel::WhatIfPanel(const QString& dtsim_executable, QWidget* parent)
     straggler_on_ = add_knob(form, tr("Straggler: rank 0 slower by"), straggler_, this, QStringLiteral("straggler"));
     bucket_on_ = add_knob(form, tr("Bucket size"), bucket_, this, QStringLiteral("bucket"));
     add_choices();
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(run_);
-    buttons->addWidget(cancel_);
-    buttons->addWidget(progress_, 1);
-    cancel_->setEnabled(false);
-    progress_->setRange(0, 1);
-    progress_->setValue(0);
-    log_->setReadOnly(true);
-    log_->setMaximumBlockCount(500);
     // The knobs scroll rather than squeeze: with the large-model ones they outgrow a small window.
     auto* knobs = new QWidget;
     auto* knobs_layout = new QVBoxLayout(knobs);
@@ -104,7 +88,7 @@ WhatIfPanel::WhatIfPanel(const QString& dtsim_executable, QWidget* parent)
     scroll->setFrameShape(QFrame::NoFrame);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(scroll, 3);
-    layout->addLayout(buttons);
+    layout->addWidget(runner_);
     layout->addWidget(log_, 1);
 
     connect(browse, &QPushButton::clicked, this, [this] {
@@ -112,17 +96,11 @@ WhatIfPanel::WhatIfPanel(const QString& dtsim_executable, QWidget* parent)
         if (!file.isEmpty()) set_scenario_file(file);
     });
     connect(scenario_, &QLineEdit::editingFinished, this, [this] { set_scenario_file(scenario_->text()); });
-    // Its own process group, so that Cancel also stops the simulations a sweep starts as its children.
-    process_.setChildProcessModifier([] { ::setpgid(0, 0); });
-    connect(run_, &QPushButton::clicked, this, &WhatIfPanel::run);
-    connect(cancel_, &QPushButton::clicked, this, &WhatIfPanel::cancel);
-    connect(&process_, &QProcess::readyReadStandardError, this, &WhatIfPanel::on_output);
-    connect(&process_, &QProcess::readyReadStandardOutput, this, &WhatIfPanel::on_output);
-    connect(&process_, &QProcess::finished, this, &WhatIfPanel::on_finished);
-    connect(&process_, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
-        if (error == QProcess::FailedToStart) on_finished(-1, QProcess::CrashExit);
-    });
+    connect(runner_, &CliRunner::run_requested, this, &WhatIfPanel::run);
+    connect(runner_, &CliRunner::finished, this, &WhatIfPanel::finished);
 }
+
+bool WhatIfPanel::is_running() const { return runner_->is_running(); }
 
 void WhatIfPanel::add_choices() {
     try {
@@ -223,60 +201,9 @@ void WhatIfPanel::run() {
     QStringList args;
     for (const auto& a : whatif_arguments(knobs(), scenario_->text().toStdString(), database_.toStdString()))
         args << QString::fromStdString(a);
-    errors_.clear();
-    cancelled_ = false;
-    log_->appendPlainText(QStringLiteral("$ dtsim ") + args.join(QLatin1Char(' ')));
-    const int points = static_cast<int>(knobs().sweep_nodes.size());
-    progress_->setRange(0, points);  // 0..0: busy indicator for a single simulation
-    progress_->setValue(0);
-    run_->setEnabled(false);
-    cancel_->setEnabled(true);
-    process_.start(executable_, args);
+    runner_->start(args, static_cast<int>(knobs().sweep_nodes.size()));  // 0: busy indicator for a single simulation
 }
 
-void WhatIfPanel::cancel() {
-    if (!is_running()) return;
-    cancelled_ = true;
-    const auto pid = static_cast<pid_t>(process_.processId());
-    if (pid <= 0) return;
-    // Asked to stop first: a sweep passes the signal on to its simulations and removes its scratch folder.
-    // Whatever still runs after the grace period is killed.
-    ::kill(-pid, SIGTERM);
-    QTimer::singleShot(kCancelGraceMs, this, [this, pid] {
-        if (is_running() && static_cast<pid_t>(process_.processId()) == pid) {
-            ::kill(-pid, SIGKILL);
-            process_.kill();
-        }
-    });
-}
-
-void WhatIfPanel::on_output() {
-    static const QRegularExpression progress(QStringLiteral(R"(\[(\d+)/(\d+)\])"));
-    const QString text = QString::fromLocal8Bit(process_.readAllStandardError() + process_.readAllStandardOutput());
-    for (const auto& line : text.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
-        log_->appendPlainText(line);
-        if (const auto match = progress.match(line); match.hasMatch()) {
-            progress_->setRange(0, match.captured(2).toInt());
-            progress_->setValue(match.captured(1).toInt());
-        } else if (line.contains(QLatin1String("error"))) {
-            errors_ += line + QLatin1Char('\n');
-        }
-    }
-}
-
-void WhatIfPanel::on_finished(int exit_code, QProcess::ExitStatus status) {
-    on_output();
-    run_->setEnabled(true);
-    cancel_->setEnabled(false);
-    progress_->setRange(0, 1);
-    const bool ok = status == QProcess::NormalExit && exit_code == 0;
-    progress_->setValue(ok ? 1 : 0);
-    QString message = ok ? tr("done") : cancelled_ ? tr("cancelled") : errors_.trimmed();
-    if (!ok && message.isEmpty())
-        message = status == QProcess::CrashExit ? tr("dtsim did not finish (%1: %2)").arg(executable_, process_.errorString())
-                                                : tr("dtsim exited with code %1").arg(exit_code);
-    log_->appendPlainText(message);
-    emit finished(ok, message);
-}
+void WhatIfPanel::cancel() { runner_->cancel(); }
 
 }  // namespace dtsim::gui

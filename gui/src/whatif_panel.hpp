@@ -3,7 +3,6 @@
 // common knobs and a large-model layout's, and run it through the dtsim CLI as a child process
 // (`simulate`, or `sweep` over node counts) writing to the open runs database; shows progress and can
 // cancel. A knob that is off shows the base scenario's value and changes nothing.
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QWidget>
 
@@ -16,12 +15,11 @@ class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
-class QProgressBar;
-class QPushButton;
 class QSpinBox;
 
 namespace dtsim::gui {
 
+class CliRunner;
 class LlmKnobsBox;
 
 class WhatIfPanel : public QWidget {
@@ -35,7 +33,7 @@ public:
     void start_from_run(const RunListEntry& run);
     QString scenario_file() const;
     WhatIfKnobs knobs() const;
-    bool is_running() const { return process_.state() != QProcess::NotRunning; }
+    bool is_running() const;
 
     // The knobs' editors, for tests and for the main window's defaults. Every knob's check box and editor
     // are also named ("nodes on", "nodes"; gpu, nic, nic_count, model, profile, ...).
@@ -54,15 +52,9 @@ signals:
 private:
     void add_choices();
     void show_values(const WhatIfKnobs& values);
-    void on_finished(int exit_code, QProcess::ExitStatus status);
-    void on_output();
 
-    QString executable_;
     QString database_;
-    QProcess process_;
     QTemporaryDir run_scenarios_;  // the selected runs' scenarios, written out for dtsim
-    QString errors_;
-    bool cancelled_ = false;
     QLineEdit* scenario_;
     QLabel* origin_;
     QCheckBox* nodes_on_;
@@ -95,9 +87,7 @@ private:
     QCheckBox* bucket_on_;
     QLineEdit* bucket_;
     LlmKnobsBox* llm_;
-    QPushButton* run_;
-    QPushButton* cancel_;
-    QProgressBar* progress_;
+    CliRunner* runner_;
     QPlainTextEdit* log_;
 };
 

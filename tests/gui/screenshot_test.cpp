@@ -95,7 +95,7 @@ TEST_CASE("gui::dtsim-gui: --screenshot writes the PNG, --help names the program
     CHECK_FALSE(usage.contains(QStringLiteral("executable_name")));
 
     for (const auto& [args, expected] : std::vector<std::pair<QStringList, QString>>{
-             {{"--view", "pie"}, "--view: expected one of timeline, compare, speedup, whatif, got 'pie'"},
+             {{"--view", "pie"}, "--view: expected one of timeline, compare, speedup, whatif, advise, got 'pie'"},
              {{"--db", db, "--run", "x"}, "--run: expected a run id"},
              {{"--size", "big"}, "--size: expected WIDTHxHEIGHT"},
              {{"--bogus"}, "Unknown option 'bogus'"},
