@@ -15,11 +15,9 @@ root="$(cd "$here/../.." && pwd)"
 dtsim="${1:-$root/build/bin/dtsim}"
 table="$root/data/published/single-gpu-training.tsv"
 out="$root/bench/results/compute-published.md"
-scratch="$(mktemp -d)"
-trap 'rm -rf "$scratch"' EXIT
-export DTSIM_DATA_DIR="$root/data"
-commit="$(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet -- . ':!bench/results' || echo ' (with uncommitted changes)')"
-started="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+# shellcheck source=../common.sh
+source "$root/bench/common.sh"
+bench_begin "$root"
 
 grep -v '^#' "$table" | tail -n +2 | while IFS=$'\t' read -r id model gpu part precision batch rest; do
   [ "$gpu" = none ] && continue

@@ -8,10 +8,9 @@ root="$(cd "$here/../.." && pwd)"
 dtsim="${1:-$root/build/bin/dtsim}"
 jobs="${2:-2}"
 out="$root/bench/results/plan.md"
-scratch="$(mktemp -d)"
-trap 'rm -rf "$scratch"' EXIT
-# Taken before this run rewrites its own results file; only changes outside bench/results count.
-commit="$(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet -- . ':!bench/results' || echo ' (with uncommitted changes)')"
+# shellcheck source=../common.sh
+source "$root/bench/common.sh"
+bench_begin "$root"
 
 /usr/bin/time -f "%e %M" -o "$scratch/time" "$dtsim" plan "$here/llama3-70b-1024.yaml" --simulate 8 --jobs "$jobs" --quiet \
   > "$scratch/plan.txt"
