@@ -176,7 +176,7 @@ TEST_CASE("what --backend nccl does not measure is refused before looking for a 
         const char* expected;
     } cases[] = {
         {tiny_scenario("{kind: parameter-server, servers: 1}"), {}, "training.strategy.kind: parameter servers are not measured with --backend nccl yet"},
-        {tiny_scenario("{kind: allreduce, algorithm: hierarchical}"), {}, "hierarchical all-reduce is not measured with --backend nccl (NCCL runs ring or tree)"},
+        {tiny_scenario("{kind: allreduce, algorithm: hierarchical}"), {}, "hierarchical all-reduce is not measured with --backend nccl (NCCL runs ring, tree or its own choice: nccl)"},
         {tiny_scenario("{kind: allreduce, algorithm: ring}") + "  compression: {kind: fp16}\n", {}, "training.compression: fp16 is not measured with --backend nccl yet"},
         {tiny_scenario("{kind: allreduce, algorithm: ring}"), {"--compute", "sleep"}, "--compute sleep: with --backend nccl the modelled times hold the GPU"},
     };
