@@ -14,6 +14,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "dtsim/data_paths.hpp"
+#include "dtsim/input_error.hpp"
 #include "dtsim/run_store.hpp"
 #include "dtsim/sim/simulation.hpp"
 
@@ -143,6 +144,16 @@ std::string read_file(const std::string& path) {
     std::stringstream text;
     text << in.rdbuf();
     return text.str();
+}
+
+std::string scenario_load_error(const std::string& text, const std::string& file_label,
+                                const std::vector<std::string>& overrides) {
+    try {
+        load_scenario_text(text, file_label, overrides);
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "";
 }
 
 std::vector<std::string> expectations(const std::filesystem::path& file) {

@@ -63,6 +63,10 @@ std::string quick_scenario(const std::string& name);
 /// Whether a shipped YAML file in scenarios/ is a `dtsim advise` study (it has `options:`) rather than a scenario.
 bool is_advise_study(const std::filesystem::path& path);
 
+/// The message of the InputError that loading this scenario text raises, or "" when it loads.
+std::string scenario_load_error(const std::string& text, const std::string& file_label,
+                                const std::vector<std::string>& overrides = {});
+
 /// A file's whole text, or "" when it cannot be read (the tests then check what it should hold).
 std::string read_file(const std::string& path);
 

@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <string>
 
-#include "dtsim/input_error.hpp"
 #include "dtsim/model_zoo.hpp"
 #include "dtsim/parallel_layout.hpp"
 #include "dtsim/pipeline_schedule.hpp"
 #include "dtsim/scenario.hpp"
+#include "test_support.hpp"
 
 using namespace dtsim;
 
@@ -23,14 +23,7 @@ std::string llm_scenario(const std::string& training_extra, const std::string& m
            "training:\n  iterations: 1\n  strategy: {kind: allreduce}\n" + training_extra;
 }
 
-std::string load_error(const std::string& text) {
-    try {
-        load_scenario_text(text, "s.yaml");
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "";
-}
+std::string load_error(const std::string& text) { return test::scenario_load_error(text, "s.yaml"); }
 
 }  // namespace
 

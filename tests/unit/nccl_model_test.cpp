@@ -3,9 +3,9 @@
 
 #include <string>
 
-#include "dtsim/input_error.hpp"
 #include "dtsim/nccl_model.hpp"
 #include "dtsim/scenario.hpp"
+#include "test_support.hpp"
 
 using namespace dtsim;
 
@@ -27,12 +27,7 @@ NcclChoice automatic(const NcclCall& call) { return choose_nccl(nccl_defaults(),
 std::string error_of(const std::string& strategy, const std::string& intra = "nvlink4") {
     const std::string text = "name: n\ncluster: {nodes: 2, gpus_per_node: 8, gpu: h100-sxm, intra_node: " + intra +
                              ", nic: ib-ndr}\nmodel: {zoo: resnet50, batch_per_gpu: 8}\ntraining:\n  strategy: " + strategy + "\n";
-    try {
-        load_scenario_text(text, "s.yaml");
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "";
+    return test::scenario_load_error(text, "s.yaml");
 }
 
 }  // namespace

@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "dtsim/input_error.hpp"
 #include "dtsim/physical_limits.hpp"
 #include "dtsim/scenario.hpp"
 #include "dtsim/simulation_footprint.hpp"
@@ -23,12 +22,7 @@ std::string nic_with(const std::string& bandwidth, const std::string& latency = 
 }
 
 std::string error_of(const std::string& assignment, const std::string& other = "name=limits") {
-    try {
-        load_scenario_text(kBase, "scenario.yaml", {assignment, other});
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "";
+    return test::scenario_load_error(kBase, "scenario.yaml", {assignment, other});
 }
 
 }  // namespace

@@ -6,7 +6,6 @@
 #include "dtsim/cost_model.hpp"
 #include "dtsim/data_paths.hpp"
 #include "dtsim/hardware.hpp"
-#include "dtsim/input_error.hpp"
 #include "dtsim/profile.hpp"
 #include "dtsim/advise_study.hpp"
 #include "dtsim/scenario.hpp"
@@ -29,12 +28,7 @@ training:
 )";
 
 std::string error_of(const std::string& text, const std::vector<std::string>& overrides = {}) {
-    try {
-        load_scenario_text(text, "scenario.yaml", overrides);
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "";
+    return test::scenario_load_error(text, "scenario.yaml", overrides);
 }
 
 }  // namespace
