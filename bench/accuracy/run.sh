@@ -9,7 +9,8 @@
 #   bench/accuracy/run.sh [--rate RATE] [--queue MS] [--reps N] [--only GLOB] [--name NAME] [--keep-calibration]
 #                         [--draw SEED [--count N]]
 # --draw SEED measures a seeded draw of COUNT (default 32) data-parallel scenarios (build/bin/accuracy_draw,
-# bench/accuracy/scenario_draw.cpp) instead of the fixed set in bench/accuracy/scenarios; its name is draw-SEED.
+# bench/accuracy/scenario_draw.cpp) instead of the fixed set in bench/accuracy/scenarios, calibrated and kept
+# in accuracy-<network>-draw-SEED/.
 # Judge a model change on one seed; record a fresh seed drawn after the last change, once, whatever it gives.
 # --queue MS sets the links' tbf queue (dtsim-testbed up --queue; default 20 ms): another network, calibrated
 # on its own in accuracy-<rate>-queue<MS>ms/.
@@ -34,12 +35,12 @@ while (($#)); do
 	*) echo "usage: $0 [--rate RATE] [--queue MS] [--reps N] [--only GLOB] [--name NAME] [--keep-calibration] [--draw SEED [--count N]]" >&2; exit 2 ;;
 	esac
 done
-[[ -n $draw && -z $name ]] && name=draw-$draw
 bin="$root/build/bin"
 testbed="$root/runtime/testbed/dtsim-testbed"
 network=$rate${queue:+-queue${queue}ms}
-work="$root/bench/results/accuracy-$network"
-report="$root/bench/results/accuracy-$network${name:+-$name}.md"
+# A draw keeps its own calibrations and runs, so that it never replaces the fixed set's records.
+work="$root/bench/results/accuracy-$network${draw:+-draw-$draw}"
+report="$root/bench/results/accuracy-$network${draw:+-draw-$draw}${name:+-$name}.md"
 runs_db="$work/runs${name:+-$name}.db" scenario_dir="$work/scenarios${name:+-$name}" validated="$work/validate${name:+-$name}"
 for tool in "$bin/dtsim" "$bin/dtsim-runtime" "$bin/accuracy_draw"; do
 	[[ -x $tool ]] || { echo "$0: $tool is missing: build first (./setup.sh builds it)" >&2; exit 2; }
@@ -80,7 +81,7 @@ calibrate_layout 2 4 2x2
 
 templates="$here/scenarios"
 if [[ -n $draw ]]; then
-	templates="$work/drawn-$draw"
+	templates="$work/drawn"
 	rm -rf "$templates"
 	"$bin/accuracy_draw" "$draw" "$count" "$templates"
 fi
@@ -126,9 +127,9 @@ fi
 	echo "- date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	echo "- commit: $commit"
 	echo "- testbed: 5 host namespaces at $rate each way (tbf, queue ${queue:-20} ms), Open MPI over TCP with \`btl_tcp_links 4\`"
-	[[ -n $draw ]] && echo "- scenarios: seeded draw \`accuracy_draw $draw $count\` (kept in \`accuracy-$network/drawn-$draw\`)"
-	echo "- calibrations: \`accuracy-$network/calibration-5x1\` (5 hosts × 1 rank) and \`calibration-2x2\` (2 hosts × 2 ranks), \`dtsim-runtime calibrate ${calibrate_options[*]}\`; profiles \`profile-*.json\`"
-	echo "- measured: each scenario $reps times with \`dtsim-runtime measure ${measure_options[*]}\` (runs in \`accuracy-$network/$(basename "$runs_db")\`); validate compares the median run"
+	[[ -n $draw ]] && echo "- scenarios: seeded draw \`accuracy_draw $draw $count\` (kept in \`$(basename "$work")/drawn\`)"
+	echo "- calibrations: \`$(basename "$work")/calibration-5x1\` (5 hosts × 1 rank) and \`calibration-2x2\` (2 hosts × 2 ranks), \`dtsim-runtime calibrate ${calibrate_options[*]}\`; profiles \`profile-*.json\`"
+	echo "- measured: each scenario $reps times with \`dtsim-runtime measure ${measure_options[*]}\` (runs in \`$(basename "$work")/$(basename "$runs_db")\`); validate compares the median run"
 	if [[ -s $validated.txt ]]; then
 		echo
 		echo '```'
