@@ -77,63 +77,9 @@ done
   echo "throughput as \`model.single_gpu_step_time\` (nothing fitted per row). Error = predicted / published samples/s"
   echo "− 1 (positive: dtsim predicts faster). Predictions are deterministic; the machine's load does not change them."
   echo
-  echo "- machine: $(bench_machine)"
-  echo "- date: $started"
-  echo "- commit: $commit"
-  echo "- dtsim: $dtsim"
+  bench_run_lines "$dtsim"
   echo "- targets (issue 20, item 6): median |error| ≤ 5 %, max ≤ 10 %"
   echo
-  python3 - "$here/published.tsv" "$scratch" <<'PY'
-import json, os, statistics, sys
-
-table, scratch = sys.argv[1], sys.argv[2]
-lines = [l.rstrip("\n") for l in open(table) if l.strip() and not l.startswith("#")]
-header = lines[0].split("\t")
-print("| row | GPUs (nodes × per node) | node | model | strategy | 1 GPU (published) | published | predicted | error | scaling published / predicted |")
-print("|---|---|---|---|---|---:|---:|---:|---:|---|")
-errors, failed, sources = [], [], {}
-for line in lines[1:]:
-    r = dict(zip(header, line.split("\t")))
-    rid = r["id"]
-    sources[rid] = r["source"]
-    gpus = int(r["nodes"]) * int(r["gpus_per_node"])
-    one, published = float(r["one_gpu"]), float(r["published"])
-    rc = int(open(os.path.join(scratch, rid + ".rc")).read().strip() or 1)
-    if rc != 0:
-        failed.append(rid)
-        message = open(os.path.join(scratch, rid + ".out")).read().strip().splitlines()
-        predicted, error, scaling = "failed (exit %d: %s)" % (rc, message[-1] if message else ""), "—", "—"
-    else:
-        rate = json.load(open(os.path.join(scratch, rid + ".json")))["samples_per_s"]
-        e = rate / published - 1
-        errors.append((abs(e), e, rid))
-        predicted, error = f"{rate:,.0f}", f"{e * 100:+.1f} %"
-        scaling = f"{published / (gpus * one):.3f} / {rate / (gpus * one):.3f}"
-    strategy = r["strategy"] if r["servers"] == "-" else f"{r['strategy']} ({r['servers']} colocated)"
-    model = f"{r['model']} {r['precision']} b{r['batch']}" + (f" ×{r['accumulation']}" if r["accumulation"] != "1" else "")
-    print(f"| {rid} | {gpus} ({r['nodes']} × {r['gpus_per_node']}) | {r['node']} | {model} | {strategy} | {one:g} | "
-          f"{published:,.0f} | {predicted} | {error} | {scaling} |")
-print()
-print("Scaling = throughput / (GPUs × published 1-GPU throughput).")
-print()
-if errors:
-    absolute = [a for a, _, _ in errors]
-    worst = max(errors)
-    median = statistics.median(absolute)
-    print(f"**{len(errors)} rows simulated: median |error| {median * 100:.1f} % (target ≤ 5 %: "
-          f"{'met' if median <= 0.05 else 'missed'}), max |error| {worst[0] * 100:.1f} % ({worst[2]}; target ≤ 10 %: "
-          f"{'met' if worst[0] <= 0.10 else 'missed'})**; signed median {statistics.median(e for _, e, _ in errors) * 100:+.1f} %; "
-          f"within 5 %: {sum(a <= 0.05 for a in absolute)}, within 10 %: {sum(a <= 0.10 for a in absolute)}.")
-    groups = {}
-    for a, _, rid in errors:
-        groups.setdefault(sources[rid], []).append(a)
-    print()
-    print("| source (README) | rows | median \\|error\\| | max |")
-    print("|---|---:|---:|---:|")
-    for name, values in groups.items():
-        print(f"| {name} | {len(values)} | {statistics.median(values) * 100:.1f} % | {max(values) * 100:.1f} % |")
-if failed:
-    print(f"\n{len(failed)} rows failed: {', '.join(failed)}.")
-PY
+  python3 "$here/report.py" "$here/published.tsv" "$scratch"
 } > "$out"
 echo "wrote $out" >&2
