@@ -15,3 +15,11 @@ bench_begin() {
 bench_machine() {
   echo "$(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), $(free -g | awk '/Mem:/{print $2}') GiB"
 }
+
+# bench_run_lines DTSIM: the results file's list of what this run was (machine, date, commit, binary).
+bench_run_lines() {
+  echo "- machine: $(bench_machine)"
+  echo "- date: $started"
+  echo "- commit: $commit"
+  echo "- dtsim: $1"
+}

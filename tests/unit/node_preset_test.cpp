@@ -32,6 +32,18 @@ TEST_CASE("a node preset gives GPUs per node, GPU, NVLink and the NICs", "[unit]
     CHECK(a100.nics_per_node == 8);
     CHECK(cluster_of("{nodes: 2, node: hgx-h200}").gpu.name == "h200");
     CHECK(cluster_of("{nodes: 2, node: dgx-b200}").intra_node.preset == "nvlink5");
+    const auto dgx1 = cluster_of("{nodes: 2, node: dgx-1-v100}");
+    CHECK(dgx1.gpu.name == "v100-sxm2");
+    CHECK(dgx1.nic.preset == "ib-edr");
+    CHECK(dgx1.nics_per_node == 4);
+    const auto dgx2 = cluster_of("{nodes: 2, node: dgx-2}");
+    CHECK(dgx2.gpus_per_node == 16);
+    CHECK(dgx2.nics_per_node == 8);
+    const auto p2 = cluster_of("{nodes: 2, node: aws-p2-8xlarge}");
+    CHECK(p2.gpu.name == "k80");
+    CHECK(p2.intra_node.preset == "pcie-gen3");
+    CHECK(p2.nic.preset == "eth-10g");
+    CHECK(p2.nics_per_node == 1);
 }
 
 TEST_CASE("keys written beside a node preset replace the preset's", "[unit][scenario][node]") {
@@ -59,7 +71,7 @@ TEST_CASE("a NIC preset given with --set keeps the file's NIC count", "[unit][sc
 
 TEST_CASE("every node preset loads, and the 10 GbE, 800G and NVL72 links are there", "[unit][hardware]") {
     const auto nodes = list_data_names("hardware/node");
-    CHECK(nodes == std::vector<std::string>{"dgx-a100", "dgx-b200", "dgx-h100", "hgx-h200"});
+    CHECK(nodes == std::vector<std::string>{"aws-p2-8xlarge", "dgx-1-v100", "dgx-2", "dgx-a100", "dgx-b200", "dgx-h100", "hgx-h200"});
     for (const auto& name : nodes) {
         const auto node = load_node_preset(name, "test");
         CHECK(node.gpus_per_node % node.nic_count == 0);
