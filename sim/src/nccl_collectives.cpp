@@ -88,19 +88,23 @@ NcclCall call_of(const SimulationContext& ctx, const GroupShape& shape, const Ra
     return call;
 }
 
-// One GPU-to-GPU flow of the collective, between the hosts of two ranks.
+// One GPU-to-GPU flow of the collective, between the hosts of two ranks: `channels` channels' bytes.
 struct Flow {
     int from;
     int to;
     double bytes;
+    int channels = 1;
 };
 
-// The flows one rank sends, channel by channel.
+// The flows one rank sends, channel by channel. In flow fidelity the channels between the same two GPUs are
+// one flow: they take the same route with the same bytes, so together they take as long as each alone, and a
+// 4096-GPU collective over 8 rails is two flows per rank instead of nine (one per channel, and a PXN leg).
 class FlowPlan {
 public:
     FlowPlan(const SimulationContext& ctx, const GroupShape& shape, int position)
         : cluster_(ctx.scenario.cluster), shape_(shape), my_node_(shape.place[static_cast<size_t>(position)].first),
-          my_index_(shape.place[static_cast<size_t>(position)].second) {}
+          my_index_(shape.place[static_cast<size_t>(position)].second),
+          merge_channels_(ctx.scenario.training.fidelity == Fidelity::flow) {}
 
     std::vector<Flow> flows;
 
@@ -157,17 +161,28 @@ private:
     const std::vector<int>& mine() const { return shape_.nodes[static_cast<size_t>(my_node_)]; }
     int me() const { return mine()[static_cast<size_t>(my_index_)]; }
     void add(int from, int to, double bytes) {
-        if (from != to && bytes > 0) flows.push_back({from, to, bytes});
+        if (from == to || bytes <= 0) return;
+        if (merge_channels_) {
+            const auto same = std::find_if(flows.begin(), flows.end(), [&](const Flow& f) { return f.from == from && f.to == to; });
+            if (same != flows.end()) {
+                same->bytes += bytes;
+                ++same->channels;
+                return;
+            }
+        }
+        flows.push_back({from, to, bytes});
     }
 
     const ClusterSpec& cluster_;
     const GroupShape& shape_;
     const int my_node_;
     const int my_index_;
+    const bool merge_channels_;
 };
 
 // What one call costs beyond its flows, and the flows one rank sends.
 struct Plan {
+    double launch_s = 0;  // the call's kernel launch, which NCCL's latency model leaves out
     double latency_s = 0;
     double fill_s = 0;
     std::vector<Flow> flows;
@@ -184,6 +199,7 @@ Plan plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGr
     const double n = group.count, k = shape.ranks_per_node;
     const double per_channel = bytes / channels;
     Plan plan;
+    plan.launch_s = ctx.costs.compute().per_kernel_s;
     plan.latency_s = nccl_latency_s(parameters, call, choice);
     FlowPlan flows(ctx, shape, group.position);
     const double intra = call.intra_bytes_per_second, inter = call.inter_bytes_per_second;
@@ -241,7 +257,7 @@ void nccl_collective(const Actor& actor, const RankGroup& group, NetworkOp op, d
     const auto barrier = ctx.collective_group(actor.stream, group.first, group.stride, group.count, group.members).barrier;
     actor.waits_for("every member to start the NCCL collective");
     barrier->wait();
-    sg4::this_actor::sleep_for(plan.latency_s + plan.fill_s);
+    sg4::this_actor::sleep_for(plan.launch_s + plan.latency_s + plan.fill_s);
     const double cap = ctx.costs.nccl().channel_bytes_per_second;
     std::vector<sg4::CommPtr> comms;
     comms.reserve(plan.flows.size());
@@ -249,7 +265,7 @@ void nccl_collective(const Actor& actor, const RankGroup& group, NetworkOp op, d
         auto comm = sg4::Comm::sendto_init(ctx.platform.gpu_hosts[static_cast<size_t>(flow.from)],
                                            ctx.platform.gpu_hosts[static_cast<size_t>(flow.to)]);
         comm->set_payload_size(static_cast<uint64_t>(flow.bytes));
-        if (cap > 0) comm->set_rate(cap);
+        if (cap > 0) comm->set_rate(cap * flow.channels);
         comms.push_back(comm->start());
     }
     actor.waits_for("the NCCL collective's flows", -1);
@@ -261,7 +277,7 @@ void nccl_collective(const Actor& actor, const RankGroup& group, NetworkOp op, d
 double nccl_collective_alone_s(const SimulationContext& ctx, const RankGroup& group, NetworkOp op, double bytes) {
     if (group.count < 2 || bytes <= 0) return 0;
     const auto plan = plan_of(ctx, *shape_of(ctx.scenario.cluster, group), group, op, bytes);
-    return plan.latency_s + plan.fill_s + plan.bottleneck_s;
+    return plan.launch_s + plan.latency_s + plan.fill_s + plan.bottleneck_s;
 }
 
 }  // namespace dtsim::sim
