@@ -3,6 +3,7 @@
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Barrier.hpp>
 #include <simgrid/s4u/Comm.hpp>
+#include <simgrid/s4u/Mailbox.hpp>
 
 #include <algorithm>
 #include <memory>
@@ -36,13 +37,6 @@ std::shared_ptr<const GroupShape> shape_of(const ClusterSpec& cluster, const Ran
     }
     for (const auto& members : shape->nodes) shape->ranks_per_node = std::max(shape->ranks_per_node, static_cast<int>(members.size()));
     return shape;
-}
-
-// The group's shape, derived once per group (a 4096-rank group has 4096 members asking).
-std::shared_ptr<const GroupShape> cached_shape(SimulationContext& ctx, int stream, const RankGroup& group) {
-    auto& shared = ctx.collective_group(stream, group.first, group.stride, group.count, group.members);
-    if (!shared.layout) shared.layout = shape_of(ctx.scenario.cluster, group);
-    return std::static_pointer_cast<const GroupShape>(shared.layout);
 }
 
 // The NICs a node's members reach, in the members' order: the rails the channels are bound to.
@@ -248,30 +242,79 @@ Plan plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGr
     return plan;
 }
 
+// Every flow of one call, by the rank that sends it and by the rank that receives it.
+struct CallFlows {
+    NetworkOp op;
+    double bytes;
+    std::unordered_map<int, std::vector<Flow>> sent;
+    std::unordered_map<int, std::vector<Flow>> received;
+};
+
+const std::vector<Flow>& flows_at(const std::unordered_map<int, std::vector<Flow>>& flows, int rank) {
+    static const std::vector<Flow> none;
+    const auto found = flows.find(rank);
+    return found == flows.end() ? none : found->second;
+}
+
+// What a group derives once: its shape, and the flows of its latest call, which the first member to reach a
+// call derives for all (a 4096-rank group has 4096 members asking). A flow is sent by its sender's actor and
+// received by its receiver's, as mailbox messages: host-to-host comms are detached, and SimGrid finds each
+// finished detached comm in one list of all of them, which made a 4096-GPU call take minutes.
+class GroupState {
+public:
+    GroupState(const ClusterSpec& cluster, const RankGroup& group) : shape(shape_of(cluster, group)) {}
+
+    const std::shared_ptr<const GroupShape> shape;
+
+    std::shared_ptr<const CallFlows> flows_of(const SimulationContext& ctx, const RankGroup& group, NetworkOp op, double bytes) const {
+        if (latest_ && latest_->op == op && latest_->bytes == bytes) return latest_;
+        auto flows = std::make_shared<CallFlows>(CallFlows{op, bytes, {}, {}});
+        RankGroup member = group;
+        for (member.position = 0; member.position < group.count; ++member.position)
+            for (const auto& flow : plan_of(ctx, *shape, member, op, bytes).flows) {
+                flows->sent[flow.from].push_back(flow);
+                flows->received[flow.to].push_back(flow);
+            }
+        latest_ = flows;
+        return latest_;
+    }
+
+private:
+    // The members of a call hold its flows until they are done; the end barrier keeps the next call's first
+    // member from arriving before then.
+    mutable std::shared_ptr<const CallFlows> latest_;
+};
+
+int g_token = 0;            // payload of the flows' messages: only their simulated size matters
+int* g_received = nullptr;  // where their receives put it
+
 }  // namespace
 
 void nccl_collective(const Actor& actor, const RankGroup& group, NetworkOp op, double bytes) {
     if (group.count < 2 || bytes <= 0) return;
     auto& ctx = actor.ctx;
-    const auto plan = plan_of(ctx, *cached_shape(ctx, actor.stream, group), group, op, bytes);
-    const auto barrier = ctx.collective_group(actor.stream, group.first, group.stride, group.count, group.members).barrier;
+    auto& shared = ctx.collective_group(actor.stream, group.first, group.stride, group.count, group.members);
+    if (!shared.layout) shared.layout = std::make_shared<const GroupState>(ctx.scenario.cluster, group);
+    const auto& state = *std::static_pointer_cast<const GroupState>(shared.layout);
+    const auto plan = plan_of(ctx, *state.shape, group, op, bytes);
+    const auto flows = state.flows_of(ctx, group, op, bytes);
     actor.waits_for("every member to start the NCCL collective");
-    barrier->wait();
+    shared.barrier->wait();
     sg4::this_actor::sleep_for(plan.launch_s + plan.latency_s + plan.fill_s);
     const double cap = ctx.costs.nccl().channel_bytes_per_second;
+    const int me = group.me(), channel = actor.stream * kChannelsPerStream;
     std::vector<sg4::CommPtr> comms;
-    comms.reserve(plan.flows.size());
-    for (const auto& flow : plan.flows) {
-        auto comm = sg4::Comm::sendto_init(ctx.platform.gpu_hosts[static_cast<size_t>(flow.from)],
-                                           ctx.platform.gpu_hosts[static_cast<size_t>(flow.to)]);
-        comm->set_payload_size(static_cast<uint64_t>(flow.bytes));
+    for (const auto& flow : flows_at(flows->sent, me)) {
+        auto comm = ctx.link_mailbox(me, flow.to, channel)->put_init(&g_token, static_cast<uint64_t>(flow.bytes));
         if (cap > 0) comm->set_rate(cap * flow.channels);
         comms.push_back(comm->start());
     }
+    for (const auto& flow : flows_at(flows->received, me))
+        comms.push_back(ctx.link_mailbox(flow.from, me, channel)->get_async<int>(&g_received));
     actor.waits_for("the NCCL collective's flows", -1);
     sg4::Comm::wait_all(comms);
     actor.waits_for("every member to finish the NCCL collective");
-    barrier->wait();
+    shared.barrier->wait();
 }
 
 double nccl_collective_alone_s(const SimulationContext& ctx, const RankGroup& group, NetworkOp op, double bytes) {
