@@ -82,17 +82,22 @@ NcclCall call_of(const SimulationContext& ctx, const GroupShape& shape, const Ra
     return call;
 }
 
-// One GPU-to-GPU flow of the collective, between the hosts of two ranks: `channels` channels' bytes.
+// One GPU-to-GPU flow of the collective, between the hosts of two ranks: `channels` channels' bytes, the
+// last of them `last_channel`.
 struct Flow {
     int from;
     int to;
     double bytes;
     int channels = 1;
+    int last_channel = 0;
 };
 
-// The flows one rank sends, channel by channel. In flow fidelity the channels between the same two GPUs are
-// one flow: they take the same route with the same bytes, so together they take as long as each alone, and a
+// The flows one rank sends, channel by channel. In flow fidelity a flow of one channel joins the same flow
+// of the channels before it (same two GPUs, same bytes, the n-th such flow of its channel), so every link
+// carries as many flows, each as many channels' bytes, and the flows end when the channels' would have; a
 // 4096-GPU collective over 8 rails is two flows per rank instead of nine (one per channel, and a PXN leg).
+// Two flows of one channel between the same GPUs (a node's parent in one tree and child in the other) stay
+// two: one would get one share of their links where they had two.
 class FlowPlan {
 public:
     FlowPlan(const SimulationContext& ctx, const GroupShape& shape, int position)
@@ -105,6 +110,7 @@ public:
     // Channel `c`'s ring: to the next member in the node, or from the node's last member to the next node's
     // entry through the NIC of the channel's rail (PXN: over NVLink to this node's entry first).
     void ring(int c, double bytes) {
+        channel_ = c;
         const auto& members = mine();
         const int k = static_cast<int>(members.size());
         const int entry = entry_of(cluster_, members, c);
@@ -120,6 +126,7 @@ public:
     // Tree `t` of channel `c`: a chain in the node from its entry, the entries joined across nodes by one
     // tree of a double binary tree; `bytes` go up (reduce) and down (broadcast) every edge.
     void tree(int c, int t, double bytes) {
+        channel_ = c;
         const auto& members = mine();
         const int k = static_cast<int>(members.size());
         const int entry = entry_of(cluster_, members, c);
@@ -139,14 +146,16 @@ public:
 
     // To the next member in the node (a ring within the node; through NVLS, the switch reduces and
     // every member's port carries the bytes each way).
-    void next_in_node(double bytes) {
+    void next_in_node(int c, double bytes) {
+        channel_ = c;
         const auto& members = mine();
         add(me(), members[(static_cast<size_t>(my_index_) + 1) % members.size()], bytes);
     }
 
     // To the member at the same place on the next node: through SHARP switches, every member's NIC
     // carries its share each way once.
-    void next_node(double bytes) {
+    void next_node(int c, double bytes) {
+        channel_ = c;
         const auto& next = shape_.nodes[(static_cast<size_t>(my_node_) + 1) % shape_.nodes.size()];
         add(me(), next[std::min(static_cast<size_t>(my_index_), next.size() - 1)], bytes);
     }
@@ -157,14 +166,17 @@ private:
     void add(int from, int to, double bytes) {
         if (from == to || bytes <= 0) return;
         if (merge_channels_) {
-            const auto same = std::find_if(flows.begin(), flows.end(), [&](const Flow& f) { return f.from == from && f.to == to; });
+            const auto same = std::find_if(flows.begin(), flows.end(), [&](const Flow& f) {
+                return f.from == from && f.to == to && f.last_channel != channel_;
+            });
             if (same != flows.end()) {
                 same->bytes += bytes;
                 ++same->channels;
+                same->last_channel = channel_;
                 return;
             }
         }
-        flows.push_back({from, to, bytes});
+        flows.push_back({from, to, bytes, 1, channel_});
     }
 
     const ClusterSpec& cluster_;
@@ -172,6 +184,7 @@ private:
     const int my_node_;
     const int my_index_;
     const bool merge_channels_;
+    int channel_ = 0;  // the channel whose flows are being added (channels come in increasing order)
 };
 
 // What one call costs beyond its flows, and the flows one rank sends.
@@ -209,7 +222,7 @@ Plan plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGr
         }
         case NcclAlgorithm::nvls: {
             const double wire = bytes / call.nvls_efficiency;
-            for (int c = 0; c < channels; ++c) flows.next_in_node(wire / channels);
+            for (int c = 0; c < channels; ++c) flows.next_in_node(c, wire / channels);
             plan.bottleneck_s = wire / intra;
             break;
         }
@@ -217,8 +230,8 @@ Plan plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGr
             // Within the node a ring reduce-scatter and all-gather; each member's share through the switches.
             const double ring_wire = 2 * (k - 1) / k * per_channel, share_wire = per_channel / k / call.collnet_efficiency;
             for (int c = 0; c < channels; ++c) {
-                if (k > 1) flows.next_in_node(ring_wire);
-                flows.next_node(share_wire);
+                if (k > 1) flows.next_in_node(c, ring_wire);
+                flows.next_node(c, share_wire);
             }
             plan.bottleneck_s = std::max(ring_wire * channels / intra, bytes / call.collnet_efficiency / inter);
             break;

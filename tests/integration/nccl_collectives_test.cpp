@@ -120,3 +120,21 @@ TEST_CASE("nccl: LL carries half a payload per byte moved", "[integration][nccl]
     const double simple = allreduce_time(cluster, bytes, "{algorithm: ring, protocol: simple}");
     CHECK(relative_error(simple, kLaunch + ring_simple_latency_s(8, 1) + bus) <= 1e-6);
 }
+
+TEST_CASE("nccl: flow fidelity's shared flows end when step fidelity's flows per channel do", "[integration][nccl]") {
+    // 16 DGX H100 nodes on their NDR rails, with TCP's per-flow window: across 16 nodes a node's head has the
+    // same node as parent in one tree and child in the other. Those two flows of a channel stay two (as one
+    // they would get one share and one window where they had two), and each joins the other channels'.
+    for (const std::string nccl : {"{algorithm: tree, protocol: simple}", "{algorithm: ring, protocol: simple}"}) {
+        CAPTURE(nccl);
+        auto time = [&](const std::string& fidelity) {
+            const std::string yaml =
+                "name: nccl\ncluster: {nodes: 16, node: dgx-h100, fabric: {topology: rail-optimized}}\n"
+                "model: {gradient_bytes: 100MB, forward_time: 0s, backward_time: 0s, batch_per_gpu: 1, layers: 1}\n"
+                "training: {iterations: 1, fidelity: " + fidelity + ", strategy: {kind: allreduce, algorithm: nccl, bucket: 1GB, nccl: " +
+                nccl + "}}\n";
+            return test::simulate_in_child(load_scenario_text(yaml, "nccl.yaml")).summary.iteration_time_s;
+        };
+        CHECK(relative_error(time("flow"), time("step")) <= 1e-6);
+    }
+}
