@@ -43,7 +43,7 @@ std::string algorithm_of(NetworkOp op, const Scenario& scenario) {
     if (op == NetworkOp::allreduce) return to_string(scenario.training.strategy.algorithm);
     if (op == NetworkOp::broadcast) return "binomial tree";
     if (op == NetworkOp::alltoall) return "linear";
-    return "ring";
+    return scenario.training.strategy.algorithm == AllReduceAlgorithm::nccl ? "nccl" : "ring";
 }
 
 void run(const CollectiveOptions& options) {

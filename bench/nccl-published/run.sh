@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Published nccl-tests bus bandwidths against dtsim's; writes bench/results/nccl-published.md.
 # Usage: bench/nccl-published/run.sh [--algorithm ALG] [path/to/dtsim]
-#   ALG: the scenario's all-reduce algorithm (training.strategy.algorithm), default ring.
+#   ALG: the scenario's all-reduce algorithm (training.strategy.algorithm), default ring; the results go to
+#   bench/results/nccl-published.md for ring, nccl-published-ALG.md for another.
 #
 # Each row of published.tsv is one published point (README.md: sources, hardware). Its cluster comes from public
 # facts only: the node preset of data/hardware/node and, where the source's node differs, its NICs; nothing is
 # fitted per row. `dtsim collective` simulates the row's collective over all GPUs at the published size (flow
-# fidelity, rail-optimized fabric across nodes) and reports nccl-tests' bus bandwidth. Error = predicted busbw /
-# published busbw - 1: positive means dtsim predicts faster.
+# fidelity, rail-optimized fabric across nodes) and reports nccl-tests' bus bandwidth. With --algorithm nccl the
+# row's nccl_setting (what the source set, such as NCCL_NVLS_ENABLE=0, or reports NCCL ran) becomes the scenario's
+# training.strategy.nccl. Error = predicted busbw / published busbw - 1: positive means dtsim predicts faster.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -17,12 +19,14 @@ if [[ "${1:-}" == --algorithm ]]; then
   shift 2
 fi
 dtsim="${1:-$root/build/bin/dtsim}"
-out="$root/bench/results/nccl-published.md"
+out="$root/bench/results/nccl-published$([[ "$algorithm" == ring ]] || echo "-$algorithm").md"
 source "$root/bench/common.sh"
 bench_begin "$root"
 
-while IFS=$'\t' read -r id op nodes gpus bytes published nccl gpu nvlink nics node nic url title date where; do
+while IFS=$'\t' read -r id op nodes gpus bytes published nccl setting gpu nvlink nics node nic url title date where; do
   [[ "$id" == \#* || "$id" == id ]] && continue
+  strategy="kind: allreduce, algorithm: $algorithm"
+  [[ "$algorithm" == nccl && "$setting" != - ]] && strategy+=", nccl: $setting"
   {
     echo "name: nccl-published-$id"
     echo "cluster:"
@@ -32,7 +36,7 @@ while IFS=$'\t' read -r id op nodes gpus bytes published nccl gpu nvlink nics no
     [[ "$nic" != - ]] && echo "  nic: $nic"
     echo "  fabric: {topology: rail-optimized}"
     echo "model: {gradient_bytes: 1MB, forward_time: 0ms, backward_time: 0ms, batch_per_gpu: 1, layers: 1}"
-    echo "training: {iterations: 1, fidelity: flow, strategy: {kind: allreduce, algorithm: $algorithm}}"
+    echo "training: {iterations: 1, fidelity: flow, strategy: {$strategy}}"
   } > "$scratch/$id.yaml"
   echo "simulating $id" >&2
   set +e
@@ -53,13 +57,13 @@ done < "$here/published.tsv"
   echo "- date: $started"
   echo "- commit: $commit"
   echo "- dtsim: $dtsim"
-  echo "- all-reduce algorithm: $algorithm (all-gather and reduce-scatter: ring; all-to-all: linear)"
+  echo "- all-reduce algorithm: $algorithm (all-gather and reduce-scatter: $([[ "$algorithm" == nccl ]] && echo nccl || echo ring); all-to-all: linear)"
   echo "- targets (issue 19): median |error| ≤ 10 %, max ≤ 20 %"
   echo
-  python3 - "$here/published.tsv" "$scratch" <<'PY'
+  python3 - "$here/published.tsv" "$scratch" "$algorithm" <<'PY'
 import json, os, statistics, sys
 
-table, scratch = sys.argv[1], sys.argv[2]
+table, scratch, algorithm = sys.argv[1], sys.argv[2], sys.argv[3]
 lines = [l.rstrip("\n") for l in open(table) if l.strip() and not l.startswith("#")]
 header = lines[0].split("\t")
 
@@ -70,8 +74,8 @@ def size(b):
             return f"{b // scale} {unit}"
     return f"{b} B"
 
-print("| row | op | GPUs (nodes × per node) | size | NCCL (as published) | published busbw (GB/s) | predicted busbw (GB/s) | error |")
-print("|---|---|---|---:|---|---:|---:|---:|")
+print("| row | op | GPUs (nodes × per node) | size | NCCL (as published) | simulated with | published busbw (GB/s) | predicted busbw (GB/s) | error |")
+print("|---|---|---|---:|---|---|---:|---:|---:|")
 errors, failed = [], []
 for line in lines[1:]:
     r = dict(zip(header, line.split("\t")))
@@ -88,7 +92,8 @@ for line in lines[1:]:
         errors.append(e)
         predicted, error = f"{busbw:.2f}", f"{e * 100:+.1f} %"
     gpus = int(r["nodes"]) * int(r["gpus_per_node"])
-    print(f"| {rid} | {r['op']} | {gpus} ({r['nodes']} × {r['gpus_per_node']}) | {size(r['bytes'])} | {r['nccl_algorithm']} | {published:g} | {predicted} | {error} |")
+    setting = f"`nccl: {r['nccl_setting']}`" if algorithm == "nccl" and r["nccl_setting"] != "-" else "—"
+    print(f"| {rid} | {r['op']} | {gpus} ({r['nodes']} × {r['gpus_per_node']}) | {size(r['bytes'])} | {r['nccl_algorithm']} | {setting} | {published:g} | {predicted} | {error} |")
 print()
 if errors:
     absolute = [abs(e) for e in errors]

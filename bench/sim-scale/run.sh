@@ -57,7 +57,7 @@ measure() {  # fidelity gpus [--set ...] -> "wall_s rss_mb iteration_s"
   read -r wall rss iteration < <(measure flow 4096 --set 'cluster.fabric={topology: rail-optimized}' \
     --set 'cluster.nic={count: 8, preset: ib-ndr}')
   echo "| ring all-reduce on a rail-optimized fabric, 8 NICs per node (platform of 4096 NIC zones) | 4096 | $wall | $rss | $iteration |"
-  # algorithm: nccl, one 100 MB all-reduce: 8 channels, one flow per channel and hop (docs/collectives.md).
+  # algorithm: nccl, one 100 MB all-reduce: 8 channels; in flow fidelity one flow per GPU pair (docs/collectives.md).
   read -r wall rss iteration < <(measure flow 4096 --set 'cluster.fabric={topology: rail-optimized}' \
     --set 'cluster.nic={count: 8, preset: ib-ndr}' --set 'training.strategy={kind: allreduce, algorithm: nccl, bucket: 100MB}')
   echo "| one NCCL all-reduce (8 channels over 8 NICs per node), rail-optimized (target ≤ 1 s) | 4096 | $wall | $rss | $iteration |"

@@ -112,7 +112,7 @@ NcclChoice choose_nccl(const NcclParameters& parameters, const NcclCall& call, c
     auto consider = [&](bool honour_algorithm) {
         for (auto algorithm : algorithms)
             for (auto protocol : protocols) {
-                if (!applies(algorithm, protocol, call)) continue;
+                if (!applies(algorithm, protocol, call) || (algorithm == NcclAlgorithm::nvls && !forced.nvls)) continue;
                 if (honour_algorithm && forced.algorithm != NcclAlgorithm::automatic && forced.algorithm != algorithm) continue;
                 if (forced.protocol != NcclProtocol::automatic && forced.protocol != protocol) continue;
                 const double seconds = nccl_modelled_s(parameters, call, {algorithm, protocol});

@@ -292,15 +292,17 @@ ModelSpec read_model(const ConfigNode& doc, const std::string& scenario_file) {
 NcclSpec read_nccl(const ConfigNode& strategy, AllReduceAlgorithm algorithm, const ClusterSpec& cluster) {
     if (algorithm != AllReduceAlgorithm::nccl) strategy.fail("nccl", "applies only to algorithm: nccl");
     auto node = strategy.child("nccl");
-    node.require_map_with_keys({"algorithm", "protocol", "channels", "chunk"});
+    node.require_map_with_keys({"algorithm", "protocol", "nvls", "channels", "chunk"});
     NcclSpec spec;
     if (node.has("algorithm")) spec.algorithm = node.choice("algorithm", kNcclAlgorithmNames);
     if (node.has("protocol")) spec.protocol = node.choice("protocol", kNcclProtocolNames);
+    if (node.has("nvls")) spec.nvls = node.boolean("nvls");
     if (node.has("channels")) spec.channels = static_cast<int>(node.integer("channels", 1, 64));
     if (node.has("chunk")) {
         spec.chunk_bytes = node.bytes("chunk");
         if (*spec.chunk_bytes <= 0) node.fail("chunk", "must be a positive size such as 512KiB");
     }
+    if (spec.algorithm == NcclAlgorithm::nvls && !spec.nvls) node.fail("algorithm", "nvls, but nvls: false disables it");
     if (spec.algorithm == NcclAlgorithm::nvls && cluster.intra_node.reduction_efficiency <= 0)
         node.fail("algorithm", "nvls needs an intra-node link whose switches reduce (cluster.intra_node.in_network_reduction)");
     if (spec.algorithm == NcclAlgorithm::collnet && cluster.nic.reduction_efficiency <= 0)

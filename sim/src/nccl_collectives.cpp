@@ -3,6 +3,7 @@
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Barrier.hpp>
 #include <simgrid/s4u/Comm.hpp>
+#include <simgrid/s4u/Mailbox.hpp>
 
 #include <algorithm>
 #include <memory>
@@ -36,13 +37,6 @@ std::shared_ptr<const GroupShape> shape_of(const ClusterSpec& cluster, const Ran
     }
     for (const auto& members : shape->nodes) shape->ranks_per_node = std::max(shape->ranks_per_node, static_cast<int>(members.size()));
     return shape;
-}
-
-// The group's shape, derived once per group (a 4096-rank group has 4096 members asking).
-std::shared_ptr<const GroupShape> cached_shape(SimulationContext& ctx, int stream, const RankGroup& group) {
-    auto& shared = ctx.collective_group(stream, group.first, group.stride, group.count, group.members);
-    if (!shared.layout) shared.layout = shape_of(ctx.scenario.cluster, group);
-    return std::static_pointer_cast<const GroupShape>(shared.layout);
 }
 
 // The NICs a node's members reach, in the members' order: the rails the channels are bound to.
@@ -88,25 +82,35 @@ NcclCall call_of(const SimulationContext& ctx, const GroupShape& shape, const Ra
     return call;
 }
 
-// One GPU-to-GPU flow of the collective, between the hosts of two ranks.
+// One GPU-to-GPU flow of the collective, between the hosts of two ranks: `channels` channels' bytes, the
+// last of them `last_channel`.
 struct Flow {
     int from;
     int to;
     double bytes;
+    int channels = 1;
+    int last_channel = 0;
 };
 
-// The flows one rank sends, channel by channel.
+// The flows one rank sends, channel by channel. In flow fidelity a flow of one channel joins the same flow
+// of the channels before it (same two GPUs, same bytes, the n-th such flow of its channel), so every link
+// carries as many flows, each as many channels' bytes, and the flows end when the channels' would have; a
+// 4096-GPU collective over 8 rails is two flows per rank instead of nine (one per channel, and a PXN leg).
+// Two flows of one channel between the same GPUs (a node's parent in one tree and child in the other) stay
+// two: one would get one share of their links where they had two.
 class FlowPlan {
 public:
     FlowPlan(const SimulationContext& ctx, const GroupShape& shape, int position)
         : cluster_(ctx.scenario.cluster), shape_(shape), my_node_(shape.place[static_cast<size_t>(position)].first),
-          my_index_(shape.place[static_cast<size_t>(position)].second) {}
+          my_index_(shape.place[static_cast<size_t>(position)].second),
+          merge_channels_(ctx.scenario.training.fidelity == Fidelity::flow) {}
 
     std::vector<Flow> flows;
 
     // Channel `c`'s ring: to the next member in the node, or from the node's last member to the next node's
     // entry through the NIC of the channel's rail (PXN: over NVLink to this node's entry first).
     void ring(int c, double bytes) {
+        channel_ = c;
         const auto& members = mine();
         const int k = static_cast<int>(members.size());
         const int entry = entry_of(cluster_, members, c);
@@ -122,6 +126,7 @@ public:
     // Tree `t` of channel `c`: a chain in the node from its entry, the entries joined across nodes by one
     // tree of a double binary tree; `bytes` go up (reduce) and down (broadcast) every edge.
     void tree(int c, int t, double bytes) {
+        channel_ = c;
         const auto& members = mine();
         const int k = static_cast<int>(members.size());
         const int entry = entry_of(cluster_, members, c);
@@ -141,14 +146,16 @@ public:
 
     // To the next member in the node (a ring within the node; through NVLS, the switch reduces and
     // every member's port carries the bytes each way).
-    void next_in_node(double bytes) {
+    void next_in_node(int c, double bytes) {
+        channel_ = c;
         const auto& members = mine();
         add(me(), members[(static_cast<size_t>(my_index_) + 1) % members.size()], bytes);
     }
 
     // To the member at the same place on the next node: through SHARP switches, every member's NIC
     // carries its share each way once.
-    void next_node(double bytes) {
+    void next_node(int c, double bytes) {
+        channel_ = c;
         const auto& next = shape_.nodes[(static_cast<size_t>(my_node_) + 1) % shape_.nodes.size()];
         add(me(), next[std::min(static_cast<size_t>(my_index_), next.size() - 1)], bytes);
     }
@@ -157,17 +164,32 @@ private:
     const std::vector<int>& mine() const { return shape_.nodes[static_cast<size_t>(my_node_)]; }
     int me() const { return mine()[static_cast<size_t>(my_index_)]; }
     void add(int from, int to, double bytes) {
-        if (from != to && bytes > 0) flows.push_back({from, to, bytes});
+        if (from == to || bytes <= 0) return;
+        if (merge_channels_) {
+            const auto same = std::find_if(flows.begin(), flows.end(), [&](const Flow& f) {
+                return f.from == from && f.to == to && f.last_channel != channel_;
+            });
+            if (same != flows.end()) {
+                same->bytes += bytes;
+                ++same->channels;
+                same->last_channel = channel_;
+                return;
+            }
+        }
+        flows.push_back({from, to, bytes, 1, channel_});
     }
 
     const ClusterSpec& cluster_;
     const GroupShape& shape_;
     const int my_node_;
     const int my_index_;
+    const bool merge_channels_;
+    int channel_ = 0;  // the channel whose flows are being added (channels come in increasing order)
 };
 
 // What one call costs beyond its flows, and the flows one rank sends.
 struct Plan {
+    double launch_s = 0;  // the call's kernel launch, which NCCL's latency model leaves out
     double latency_s = 0;
     double fill_s = 0;
     std::vector<Flow> flows;
@@ -184,6 +206,7 @@ Plan plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGr
     const double n = group.count, k = shape.ranks_per_node;
     const double per_channel = bytes / channels;
     Plan plan;
+    plan.launch_s = ctx.costs.compute().per_kernel_s;
     plan.latency_s = nccl_latency_s(parameters, call, choice);
     FlowPlan flows(ctx, shape, group.position);
     const double intra = call.intra_bytes_per_second, inter = call.inter_bytes_per_second;
@@ -199,7 +222,7 @@ Plan plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGr
         }
         case NcclAlgorithm::nvls: {
             const double wire = bytes / call.nvls_efficiency;
-            for (int c = 0; c < channels; ++c) flows.next_in_node(wire / channels);
+            for (int c = 0; c < channels; ++c) flows.next_in_node(c, wire / channels);
             plan.bottleneck_s = wire / intra;
             break;
         }
@@ -207,8 +230,8 @@ Plan plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGr
             // Within the node a ring reduce-scatter and all-gather; each member's share through the switches.
             const double ring_wire = 2 * (k - 1) / k * per_channel, share_wire = per_channel / k / call.collnet_efficiency;
             for (int c = 0; c < channels; ++c) {
-                if (k > 1) flows.next_in_node(ring_wire);
-                flows.next_node(share_wire);
+                if (k > 1) flows.next_in_node(c, ring_wire);
+                flows.next_node(c, share_wire);
             }
             plan.bottleneck_s = std::max(ring_wire * channels / intra, bytes / call.collnet_efficiency / inter);
             break;
@@ -232,36 +255,85 @@ Plan plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGr
     return plan;
 }
 
+// Every flow of one call, by the rank that sends it and by the rank that receives it.
+struct CallFlows {
+    NetworkOp op;
+    double bytes;
+    std::unordered_map<int, std::vector<Flow>> sent;
+    std::unordered_map<int, std::vector<Flow>> received;
+};
+
+const std::vector<Flow>& flows_at(const std::unordered_map<int, std::vector<Flow>>& flows, int rank) {
+    static const std::vector<Flow> none;
+    const auto found = flows.find(rank);
+    return found == flows.end() ? none : found->second;
+}
+
+// What a group derives once: its shape, and the flows of its latest call, which the first member to reach a
+// call derives for all (a 4096-rank group has 4096 members asking). A flow is sent by its sender's actor and
+// received by its receiver's, as mailbox messages: host-to-host comms are detached, and SimGrid finds each
+// finished detached comm in one list of all of them, which made a 4096-GPU call take minutes.
+class GroupState {
+public:
+    GroupState(const ClusterSpec& cluster, const RankGroup& group) : shape(shape_of(cluster, group)) {}
+
+    const std::shared_ptr<const GroupShape> shape;
+
+    std::shared_ptr<const CallFlows> flows_of(const SimulationContext& ctx, const RankGroup& group, NetworkOp op, double bytes) const {
+        if (latest_ && latest_->op == op && latest_->bytes == bytes) return latest_;
+        auto flows = std::make_shared<CallFlows>(CallFlows{op, bytes, {}, {}});
+        RankGroup member = group;
+        for (member.position = 0; member.position < group.count; ++member.position)
+            for (const auto& flow : plan_of(ctx, *shape, member, op, bytes).flows) {
+                flows->sent[flow.from].push_back(flow);
+                flows->received[flow.to].push_back(flow);
+            }
+        latest_ = flows;
+        return latest_;
+    }
+
+private:
+    // The members of a call hold its flows until they are done; the end barrier keeps the next call's first
+    // member from arriving before then.
+    mutable std::shared_ptr<const CallFlows> latest_;
+};
+
+int g_token = 0;            // payload of the flows' messages: only their simulated size matters
+int* g_received = nullptr;  // where their receives put it
+
 }  // namespace
 
 void nccl_collective(const Actor& actor, const RankGroup& group, NetworkOp op, double bytes) {
     if (group.count < 2 || bytes <= 0) return;
     auto& ctx = actor.ctx;
-    const auto plan = plan_of(ctx, *cached_shape(ctx, actor.stream, group), group, op, bytes);
-    const auto barrier = ctx.collective_group(actor.stream, group.first, group.stride, group.count, group.members).barrier;
+    auto& shared = ctx.collective_group(actor.stream, group.first, group.stride, group.count, group.members);
+    if (!shared.layout) shared.layout = std::make_shared<const GroupState>(ctx.scenario.cluster, group);
+    const auto& state = *std::static_pointer_cast<const GroupState>(shared.layout);
+    const auto plan = plan_of(ctx, *state.shape, group, op, bytes);
+    const auto flows = state.flows_of(ctx, group, op, bytes);
     actor.waits_for("every member to start the NCCL collective");
-    barrier->wait();
-    sg4::this_actor::sleep_for(plan.latency_s + plan.fill_s);
+    shared.barrier->wait();
+    sg4::this_actor::sleep_for(plan.launch_s + plan.latency_s + plan.fill_s);
     const double cap = ctx.costs.nccl().channel_bytes_per_second;
+    const int me = group.me(), channel = actor.stream * kChannelsPerStream;
     std::vector<sg4::CommPtr> comms;
-    comms.reserve(plan.flows.size());
-    for (const auto& flow : plan.flows) {
-        auto comm = sg4::Comm::sendto_init(ctx.platform.gpu_hosts[static_cast<size_t>(flow.from)],
-                                           ctx.platform.gpu_hosts[static_cast<size_t>(flow.to)]);
-        comm->set_payload_size(static_cast<uint64_t>(flow.bytes));
-        if (cap > 0) comm->set_rate(cap);
+    for (const auto& flow : flows_at(flows->sent, me)) {
+        auto comm = ctx.link_mailbox(me, flow.to, channel)->put_init(&g_token, static_cast<uint64_t>(flow.bytes));
+        if (cap > 0) comm->set_rate(cap * flow.channels);
         comms.push_back(comm->start());
     }
+    for (const auto& flow : flows_at(flows->received, me))
+        comms.push_back(ctx.link_mailbox(flow.from, me, channel)->get_async<int>(&g_received));
     actor.waits_for("the NCCL collective's flows", -1);
     sg4::Comm::wait_all(comms);
     actor.waits_for("every member to finish the NCCL collective");
-    barrier->wait();
+    shared.barrier->wait();
 }
 
 double nccl_collective_alone_s(const SimulationContext& ctx, const RankGroup& group, NetworkOp op, double bytes) {
     if (group.count < 2 || bytes <= 0) return 0;
     const auto plan = plan_of(ctx, *shape_of(ctx.scenario.cluster, group), group, op, bytes);
-    return plan.latency_s + plan.fill_s + plan.bottleneck_s;
+    return plan.launch_s + plan.latency_s + plan.fill_s + plan.bottleneck_s;
 }
 
 }  // namespace dtsim::sim

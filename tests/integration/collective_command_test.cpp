@@ -27,6 +27,12 @@ TEST_CASE("dtsim collective times a ring all-reduce and an all-gather to their c
     REQUIRE(allgather.exit_code == 0);
     const auto g = nlohmann::json::parse(dtsim::test::read_file(dir.file("g.json")));
     CHECK(g["results"][0]["time_s"].get<double>() == Approx((kNodes - 1) * (kLatency + kBytes / kNodes / kBandwidth)).epsilon(1e-6));
+    // With algorithm: nccl the all-gather runs NCCL's structure too, and says so.
+    const auto nccl = dtsim::test::run_dtsim({"collective", dir.file("s.yaml"), "--op", "allgather", "--bytes", "1GB", "--set",
+                                              "training.strategy.algorithm=nccl", "--json", dir.file("n.json")});
+    INFO(nccl.output);
+    REQUIRE(nccl.exit_code == 0);
+    CHECK(nlohmann::json::parse(dtsim::test::read_file(dir.file("n.json")))["algorithm"] == "nccl");
     const auto bad_op = dtsim::test::run_dtsim({"collective", dir.file("s.yaml"), "--op", "sendrecv", "--bytes", "1GB"});
     CHECK(bad_op.exit_code == 2);
     CHECK(bad_op.output.find("--op 'sendrecv'") != std::string::npos);

@@ -1,12 +1,13 @@
 // Closed forms of algorithm: nccl (docs/collectives.md) on the ideal network with zero wire latency: a
-// collective takes NCCL's modelled latency (the published tuning.cc constants, written out here), one chunk's
-// pipeline fill, and its bytes at the busiest link's rate.
+// collective takes one kernel launch, NCCL's modelled latency (the published tuning.cc constants, written out
+// here), one chunk's pipeline fill, and its bytes at the busiest link's rate.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 #include <sstream>
 #include <string>
 
+#include "dtsim/compute_model.hpp"
 #include "test_support.hpp"
 
 using namespace dtsim;
@@ -14,6 +15,7 @@ using namespace dtsim;
 namespace {
 
 constexpr double kUs = 1e-6;
+constexpr double kLaunch = kKernelLaunchOverheadS;  // each call's kernel launch, without a profile
 
 struct Cluster {
     int nodes = 1;
@@ -58,8 +60,13 @@ TEST_CASE("nccl: k channels over k NICs give k times one channel's inter-node ba
     const double bytes = 1e9, n = 16;
     // Each channel's ring crosses each node boundary once, through its rail's NIC: 2(n-1)/n S/C bytes.
     // Filling the pipeline takes one step's chunk through the node's 7 NVLink hops.
-    const double overhead = ring_simple_latency_s(16, 2) + 7 * kSimpleStep / cluster.intra_bytes_per_second;
+    const double overhead = kLaunch + ring_simple_latency_s(16, 2) + 7 * kSimpleStep / cluster.intra_bytes_per_second;
     auto expected = [&](int channels) { return overhead + 2 * (n - 1) / n * bytes / channels / cluster.nic_bytes_per_second; };
+    // Three channels use three of the eight rails; sixteen put two channels on each rail's NIC (in flow
+    // fidelity one flow per pair of GPUs carries both), as fast as eight.
+    CHECK(relative_error(allreduce_time(cluster, bytes, "{algorithm: ring, protocol: simple, channels: 3}", fidelity), expected(3)) <= 1e-6);
+    CHECK(relative_error(allreduce_time(cluster, bytes, "{algorithm: ring, protocol: simple, channels: 16}", fidelity), expected(8)) <=
+          1e-6);
     const double one = allreduce_time(cluster, bytes, "{algorithm: ring, protocol: simple, channels: 1}", fidelity);
     const double eight = allreduce_time(cluster, bytes, "{algorithm: ring, protocol: simple, channels: 8}", fidelity);
     CAPTURE(one, eight);
@@ -74,7 +81,7 @@ TEST_CASE("nccl: the pipelined ring across nodes approaches the slower phase's t
     // One NIC per node at 50 GB/s carries 2(n-1)/n S; each GPU's NVLink at 100 GB/s the same bytes, at once.
     Cluster cluster{2, 8, 1, 100e9, 50e9, 0};
     const double bytes = 1e9, n = 16;
-    const double slower_phase = ring_simple_latency_s(16, 2) + 2 * (n - 1) / n * bytes / cluster.nic_bytes_per_second;
+    const double slower_phase = kLaunch + ring_simple_latency_s(16, 2) + 2 * (n - 1) / n * bytes / cluster.nic_bytes_per_second;
     double previous = 0;
     for (const double chunk : {4.0 * 1024 * 1024, 512.0 * 1024, 8.0 * 1024}) {
         std::ostringstream nccl;
@@ -93,12 +100,15 @@ TEST_CASE("nccl: an NVLS all-reduce moves S per GPU where the ring moves 2(n-1)/
     Cluster cluster{1, 8, 1, 100e9, 50e9, 1.0};
     const double bytes = 1e9;
     const double nvls = allreduce_time(cluster, bytes, "{algorithm: nvls}");
-    CHECK(relative_error(nvls, 25 * kUs + bytes / cluster.intra_bytes_per_second) <= 1e-6);
+    CHECK(relative_error(nvls, kLaunch + 25 * kUs + bytes / cluster.intra_bytes_per_second) <= 1e-6);
     const double ring = allreduce_time(cluster, bytes, "{algorithm: ring, protocol: simple}");
-    CHECK(relative_error(ring, ring_simple_latency_s(8, 1) + 2 * 7.0 / 8 * bytes / cluster.intra_bytes_per_second) <= 1e-6);
+    CHECK(relative_error(ring, kLaunch + ring_simple_latency_s(8, 1) + 2 * 7.0 / 8 * bytes / cluster.intra_bytes_per_second) <= 1e-6);
     // Where NVLS reduces at 85 % of the link, as NCCL's model has it on Hopper, it still wins at 1 GB.
     cluster.in_network_reduction = 0.85;
-    CHECK(relative_error(allreduce_time(cluster, bytes, "{}"), 25 * kUs + bytes / (0.85 * cluster.intra_bytes_per_second)) <= 1e-6);
+    CHECK(relative_error(allreduce_time(cluster, bytes, "{}"), kLaunch + 25 * kUs + bytes / (0.85 * cluster.intra_bytes_per_second)) <=
+          1e-6);
+    // Unless NVLS is disabled (NCCL_NVLS_ENABLE=0): then the ring.
+    CHECK(relative_error(allreduce_time(cluster, bytes, "{nvls: false}"), ring) <= 1e-9);
 }
 
 TEST_CASE("nccl: LL carries half a payload per byte moved", "[integration][nccl]") {
@@ -106,7 +116,25 @@ TEST_CASE("nccl: LL carries half a payload per byte moved", "[integration][nccl]
     const double bytes = 100e6, bus = 2 * 7.0 / 8 * bytes / cluster.intra_bytes_per_second;
     // Ring LL: base 6.6 µs, NVLink hop 0.6 µs.
     const double ll = allreduce_time(cluster, bytes, "{algorithm: ring, protocol: ll}");
-    CHECK(relative_error(ll, 6.6 * kUs + 14 * 0.6 * kUs + 2 * bus) <= 1e-6);
+    CHECK(relative_error(ll, kLaunch + 6.6 * kUs + 14 * 0.6 * kUs + 2 * bus) <= 1e-6);
     const double simple = allreduce_time(cluster, bytes, "{algorithm: ring, protocol: simple}");
-    CHECK(relative_error(simple, ring_simple_latency_s(8, 1) + bus) <= 1e-6);
+    CHECK(relative_error(simple, kLaunch + ring_simple_latency_s(8, 1) + bus) <= 1e-6);
+}
+
+TEST_CASE("nccl: flow fidelity's shared flows end when step fidelity's flows per channel do", "[integration][nccl]") {
+    // 16 DGX H100 nodes on their NDR rails, with TCP's per-flow window: across 16 nodes a node's head has the
+    // same node as parent in one tree and child in the other. Those two flows of a channel stay two (as one
+    // they would get one share and one window where they had two), and each joins the other channels'.
+    for (const std::string nccl : {"{algorithm: tree, protocol: simple}", "{algorithm: ring, protocol: simple}"}) {
+        CAPTURE(nccl);
+        auto time = [&](const std::string& fidelity) {
+            const std::string yaml =
+                "name: nccl\ncluster: {nodes: 16, node: dgx-h100, fabric: {topology: rail-optimized}}\n"
+                "model: {gradient_bytes: 100MB, forward_time: 0s, backward_time: 0s, batch_per_gpu: 1, layers: 1}\n"
+                "training: {iterations: 1, fidelity: " + fidelity + ", strategy: {kind: allreduce, algorithm: nccl, bucket: 1GB, nccl: " +
+                nccl + "}}\n";
+            return test::simulate_in_child(load_scenario_text(yaml, "nccl.yaml")).summary.iteration_time_s;
+        };
+        CHECK(relative_error(time("flow"), time("step")) <= 1e-6);
+    }
 }

@@ -76,6 +76,14 @@ TEST_CASE("nccl: a forced algorithm that does not apply gives way; a forced prot
     CHECK(choose_nccl(nccl_defaults(), one_node(1e9, 0.85), forced).protocol == NcclProtocol::ll);
 }
 
+TEST_CASE("nccl: nvls: false keeps a switch that reduces out of the choice, as NCCL_NVLS_ENABLE=0 does", "[unit][nccl]") {
+    REQUIRE(automatic(one_node(1e9, 0.85)).algorithm == NcclAlgorithm::nvls);
+    NcclSpec disabled;
+    disabled.nvls = false;
+    const auto choice = choose_nccl(nccl_defaults(), one_node(1e9, 0.85), disabled);
+    CHECK((choice.algorithm == NcclAlgorithm::ring && choice.protocol == NcclProtocol::simple));
+}
+
 TEST_CASE("nccl: multi-node latency follows tuning.cc's ring and tree formulas", "[unit][nccl]") {
     NcclCall call = one_node(1e6);
     call.ranks = 32;
@@ -100,4 +108,8 @@ TEST_CASE("nccl: scenario keys are read and bad values named", "[unit][nccl]") {
     CHECK_THAT(error_of("{kind: allreduce, algorithm: nccl, nccl: {algorithm: collnet}}"), Catch::Contains("in_network_reduction"));
     CHECK_THAT(error_of("{kind: allreduce, algorithm: nccl, nccl: {algorithm: nvls, protocol: ll}}"),
                Catch::Contains("simple protocol only"));
+    CHECK(error_of("{kind: allreduce, algorithm: nccl, nccl: {nvls: false}}").empty());
+    CHECK_THAT(error_of("{kind: allreduce, algorithm: nccl, nccl: {algorithm: nvls, nvls: false}}"),
+               Catch::Contains("s.yaml:5") && Catch::Contains("nvls: false"));
+    CHECK_THAT(error_of("{kind: allreduce, algorithm: nccl, nccl: {nvls: maybe}}"), Catch::Contains("nvls"));
 }

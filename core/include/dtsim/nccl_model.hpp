@@ -23,10 +23,12 @@ inline constexpr auto kNcclProtocolNames =
     make_name_table(std::pair{NcclProtocol::automatic, "auto"}, std::pair{NcclProtocol::ll, "ll"},
                     std::pair{NcclProtocol::ll128, "ll128"}, std::pair{NcclProtocol::simple, "simple"});
 
-/// What `training.strategy.nccl` forces (NCCL_ALGO, NCCL_PROTO, NCCL_MIN/MAX_NCHANNELS); unset: NCCL's choice.
+/// What `training.strategy.nccl` forces (NCCL_ALGO, NCCL_PROTO, NCCL_NVLS_ENABLE, NCCL_MIN/MAX_NCHANNELS);
+/// unset: NCCL's choice.
 struct NcclSpec {
     NcclAlgorithm algorithm = NcclAlgorithm::automatic;
     NcclProtocol protocol = NcclProtocol::automatic;
+    bool nvls = true;                  // false: NVLS is never chosen, as with NCCL_NVLS_ENABLE=0
     int channels = 0;                  // 0: one per NIC the group's ranks of a node reach, at least 1
     std::optional<double> chunk_bytes;  // the pipeline's chunk; unset: the protocol's step (NcclProtocolCosts)
 };
@@ -76,7 +78,8 @@ struct NcclCall {
 
 /// The algorithm and protocol NCCL would run `call` with, `forced` applied: NCCL picks the pair of least
 /// modelled time (latency + bytes / bandwidth). NVLS and CollNet run Simple only; NVLS applies within a
-/// node, CollNet across nodes, and a forced one that does not apply gives way to the automatic choice.
+/// node where `forced.nvls` allows it, CollNet across nodes, and a forced one that does not apply gives way
+/// to the automatic choice.
 struct NcclChoice {
     NcclAlgorithm algorithm = NcclAlgorithm::ring;
     NcclProtocol protocol = NcclProtocol::simple;
