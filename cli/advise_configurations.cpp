@@ -22,6 +22,7 @@ nlohmann::ordered_json configuration_json(const ConfigurationResult& r, bool par
                              {"micro_batch", c.micro_batch},
                              {"microbatches", c.microbatches},
                              {"zero", c.zero_stage},
+                             {"fsdp", c.fsdp ? nlohmann::ordered_json(std::string(kFsdpShardingNames.name(*c.fsdp))) : nlohmann::ordered_json()},
                              {"recompute", kRecomputeNames.name(c.recompute)}};
     if (!r.candidate.simulated || !r.cost) {
         j["failure"] = r.candidate.failure;
@@ -38,6 +39,7 @@ nlohmann::ordered_json configuration_json(const ConfigurationResult& r, bool par
     for (const auto& [dimension, seconds] : exposed) exposed_s[std::string(kDimensionNames.name(dimension))] = seconds;
     j["time_to_train_s"] = r.cost->time_s;
     j["cost_usd"] = optional_number(r.cost->cloud_usd);
+    j["owned_usd"] = optional_number(r.cost->owned_usd);
     j["energy_kwh"] = r.cost->energy_kwh;
     j["pareto"] = pareto;
     return j;
