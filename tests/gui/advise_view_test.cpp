@@ -40,6 +40,10 @@ TEST_CASE("gui::AdviseView: advise runs into the open database, its points open 
         int frontier = 0;
         for (const auto& p : result.points) frontier += p.pareto ? 1 : 0;
         CHECK(frontier == 1);
+        // A frontier of one point has no line: its ring marks it, where cheap's fastest marker is.
+        REQUIRE(view->frontier_series()->count() == 1);
+        CHECK(view->frontier_series()->at(0) == view->option_series(0)->at(0));
+        CHECK(view->frontier_series()->isVisible());
         CHECK(view->caption().contains(QStringLiteral("4 configurations, 1 on the Pareto frontier")));
 
         // Sorted by cost, descending: the dearest first.
