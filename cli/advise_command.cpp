@@ -158,10 +158,10 @@ std::string advice_json(const AdviseStudy& study, const std::vector<OptionResult
             j["iteration_time_s"] = r.best->simulated->iteration_time_s;
             j["iterations"] = r.iterations;
             j["time_to_train_s"] = r.cost.time_s;
-            j["cost_usd"] = r.cost.cloud_usd ? nlohmann::ordered_json(*r.cost.cloud_usd) : nlohmann::ordered_json();
-            j["capital_usd"] = r.cost.capital_usd ? nlohmann::ordered_json(*r.cost.capital_usd) : nlohmann::ordered_json();
+            j["cost_usd"] = optional_number(r.cost.cloud_usd);
+            j["capital_usd"] = optional_number(r.cost.capital_usd);
             j["capital_complete"] = r.cost.capital_complete;
-            j["owned_usd"] = r.cost.owned_usd ? nlohmann::ordered_json(*r.cost.owned_usd) : nlohmann::ordered_json();
+            j["owned_usd"] = optional_number(r.cost.owned_usd);
             j["owned_complete"] = r.cost.owned_complete();
             j["energy_kwh"] = r.cost.energy_kwh;
             j["energy_complete"] = r.cost.energy_complete;

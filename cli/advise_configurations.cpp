@@ -5,8 +5,6 @@
 namespace dtsim::cli {
 namespace {
 
-nlohmann::ordered_json optional_number(const std::optional<double>& value) { return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(); }
-
 nlohmann::ordered_json configuration_json(const ConfigurationResult& r, bool pareto) {
     const auto& c = r.candidate.config;
     const auto& p = c.parallelism;
@@ -46,6 +44,8 @@ nlohmann::ordered_json configuration_json(const ConfigurationResult& r, bool par
 }
 
 }  // namespace
+
+nlohmann::ordered_json optional_number(const std::optional<double>& value) { return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(); }
 
 std::vector<nlohmann::ordered_json> configurations_json(const std::vector<std::vector<ConfigurationResult>>& options) {
     std::vector<RankedOption> points;  // every configuration of every option, for one frontier
