@@ -38,6 +38,7 @@ nlohmann::ordered_json configuration_json(const ConfigurationResult& r, bool par
     j["time_to_train_s"] = r.cost->time_s;
     j["cost_usd"] = optional_number(r.cost->cloud_usd);
     j["owned_usd"] = optional_number(r.cost->owned_usd);
+    j["owned_complete"] = r.cost->owned_complete();
     j["energy_kwh"] = r.cost->energy_kwh;
     j["pareto"] = pareto;
     return j;

@@ -56,6 +56,8 @@ TEST_CASE("gui::AdviseView: advise runs into the open database, its points open 
             previous = cost;
         }
         CHECK(proxy->data(proxy->index(0, PlanTableModel::option)).toString() == QStringLiteral("dear"));
+        // Owning two H100s (an eighth of a DGX each): a lower bound, the ideal network's switch ports unpriced.
+        CHECK(proxy->data(proxy->index(0, PlanTableModel::owned)).toString().startsWith(QStringLiteral("≥ $")));
 
         // A point asks for its own run, which the main window then shows.
         QSignalSpy chosen(view, &AdviseView::run_chosen);
