@@ -74,13 +74,15 @@ TEST_CASE("plan_space: restrictions and limits keep only what they allow", "[uni
 
 TEST_CASE("plan_space: FSDP shardings beside ZeRO's, hybrid where it differs from full sharding", "[unit][plan]") {
     // 8 GPUs in 2 nodes of 4, global batch 8, micro-batch 1, no pipeline or context: data 8 / tensor.
-    PlanSpaceInput in;
-    in.gpus = 8;
-    in.gpus_per_node = 4;
-    in.global_batch = 8;
-    in.layers = 2;
-    in.allowed = {{PlanKey::tensor, {"1"}}, {PlanKey::pipeline, {"1"}}, {PlanKey::context, {"1"}},
-                  {PlanKey::micro_batch, {"1"}}, {PlanKey::recompute, {"none"}}};
+    const PlanSpaceInput in{.gpus = 8,
+                            .gpus_per_node = 4,
+                            .global_batch = 8,
+                            .layers = 2,
+                            .allowed = {{PlanKey::tensor, {"1"}},
+                                        {PlanKey::pipeline, {"1"}},
+                                        {PlanKey::context, {"1"}},
+                                        {PlanKey::micro_batch, {"1"}},
+                                        {PlanKey::recompute, {"none"}}}};
     const auto count_with = [&](std::map<PlanKey, std::vector<std::string>> extra) {
         auto restricted = in;
         for (auto& [key, values] : extra) restricted.allowed[key] = values;
