@@ -107,29 +107,32 @@ void print_advice(std::ostream& out, const AdviseStudy& study, const std::vector
     const auto order = rank_options(ranked, objective);
     const auto frontier = pareto_frontier(ranked);
     out << "dtsim advise: " << study.name << " — " << target_text(study.target) << ", ranked by " << kObjectiveNames.name(objective) << "\n\n";
-    TextTable table({"#", "option", "GPUs", "best configuration", "iteration", "iterations", "time-to-train", "cost", "tokens/$", "energy", "Pareto"},
-                    {true, false, true, false, true, true, true, true, true, true, false});
+    TextTable table({"#", "option", "GPUs", "best configuration", "iteration", "iterations", "time-to-train", "cost", "tokens/$", "owned", "energy",
+                     "Pareto"},
+                    {true, false, true, false, true, true, true, true, true, true, true, false});
     int rank = 0;
     for (size_t i : order) {
         const auto& r = results[i];
         const auto& option = study.options[i];
         std::vector<std::string> row{std::to_string(++rank), option.name, std::to_string(option.parts.gpus)};
         if (!r.best) {
-            row.insert(row.end(), {"none fits or runs", "", "", "", "", "", "", ""});
+            row.insert(row.end(), {"none fits or runs", "", "", "", "", "", "", "", ""});
         } else {
             const auto& c = r.cost;
             const double tokens = r.iterations * option.global_batch * option.tokens_per_sequence;
             row.insert(row.end(), {describe_plan(r.best->config), format_seconds(r.best->simulated->iteration_time_s), fixed(r.iterations, 0),
                                    format_hours(c.time_s), c.cloud_usd ? "$" + fixed(*c.cloud_usd, 0) : "no price",
-                                   c.cloud_usd ? fixed(tokens / *c.cloud_usd, 0) : "", (c.energy_complete ? "" : "≥ ") + fixed(c.energy_kwh, 0) + " kWh",
-                                   frontier[i] ? "*" : ""});
+                                   c.cloud_usd ? fixed(tokens / *c.cloud_usd, 0) : "",
+                                   c.owned_usd ? (c.owned_complete() ? "$" : "≥ $") + fixed(*c.owned_usd, 0) : "no price",
+                                   (c.energy_complete ? "" : "≥ ") + fixed(c.energy_kwh, 0) + " kWh", frontier[i] ? "*" : ""});
         }
         table.add_row(row);
     }
     table.print(out, "  ");
-    out << "\n  cost: GPU-hours × the price per GPU-hour (data/hardware/cost/, or the study's costs:); * on the Pareto frontier of"
-           " time-to-train and cost;\n  energy: the parts' power for the whole run, ≥ where only some parts (GPUs, NICs, switch ports) have a"
-           " power figure\n";
+    out << "\n  cost: GPU-hours × the cloud price per GPU-hour (data/hardware/cost/, or the study's costs:); * on the Pareto frontier of"
+           " time-to-train and cost;\n  owned: the servers' and switch ports' capital × time-to-train / the amortisation period, plus the"
+           " energy at the electricity price;\n  energy: the parts' maximum power for the whole run; ≥ where some parts (servers, switch ports)"
+           " have no price or power figure\n";
 }
 
 // Every option's best configuration and what training with it takes, in SI units and dollars, then every
@@ -144,14 +147,22 @@ std::string advice_json(const AdviseStudy& study, const std::vector<OptionResult
         const auto& option = study.options[i];
         nlohmann::ordered_json j{{"option", option.name}, {"gpus", option.parts.gpus}, {"nics", option.parts.nics},
                                  {"switch_ports", option.parts.switch_ports}};
-        if (option.costs.cloud_usd_per_gpu_hour) j["cloud_usd_per_gpu_hour"] = *option.costs.cloud_usd_per_gpu_hour;
+        const auto& costs = option.costs;
+        const std::pair<const char*, std::optional<double>> figures[] = {{"cloud_usd_per_gpu_hour", costs.cloud_usd_per_gpu_hour},
+                                                                          {"amortisation_years", costs.amortisation_years},
+                                                                          {"electricity_usd_per_kwh", costs.electricity_usd_per_kwh}};
+        for (const auto& [key, value] : figures)
+            if (value) j[key] = *value;
         if (r.best) {
             j["configuration"] = describe_plan(r.best->config);
             j["iteration_time_s"] = r.best->simulated->iteration_time_s;
             j["iterations"] = r.iterations;
             j["time_to_train_s"] = r.cost.time_s;
-            j["cost_usd"] = r.cost.cloud_usd ? nlohmann::ordered_json(*r.cost.cloud_usd) : nlohmann::ordered_json();
-            j["capital_usd"] = r.cost.capital_usd ? nlohmann::ordered_json(*r.cost.capital_usd) : nlohmann::ordered_json();
+            j["cost_usd"] = optional_number(r.cost.cloud_usd);
+            j["capital_usd"] = optional_number(r.cost.capital_usd);
+            j["capital_complete"] = r.cost.capital_complete;
+            j["owned_usd"] = optional_number(r.cost.owned_usd);
+            j["owned_complete"] = r.cost.owned_complete();
             j["energy_kwh"] = r.cost.energy_kwh;
             j["energy_complete"] = r.cost.energy_complete;
         }

@@ -5,8 +5,6 @@
 namespace dtsim::cli {
 namespace {
 
-nlohmann::ordered_json optional_number(const std::optional<double>& value) { return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(); }
-
 nlohmann::ordered_json configuration_json(const ConfigurationResult& r, bool pareto) {
     const auto& c = r.candidate.config;
     const auto& p = c.parallelism;
@@ -22,6 +20,7 @@ nlohmann::ordered_json configuration_json(const ConfigurationResult& r, bool par
                              {"micro_batch", c.micro_batch},
                              {"microbatches", c.microbatches},
                              {"zero", c.zero_stage},
+                             {"fsdp", c.fsdp ? nlohmann::ordered_json(std::string(kFsdpShardingNames.name(*c.fsdp))) : nlohmann::ordered_json()},
                              {"recompute", kRecomputeNames.name(c.recompute)}};
     if (!r.candidate.simulated || !r.cost) {
         j["failure"] = r.candidate.failure;
@@ -38,12 +37,16 @@ nlohmann::ordered_json configuration_json(const ConfigurationResult& r, bool par
     for (const auto& [dimension, seconds] : exposed) exposed_s[std::string(kDimensionNames.name(dimension))] = seconds;
     j["time_to_train_s"] = r.cost->time_s;
     j["cost_usd"] = optional_number(r.cost->cloud_usd);
+    j["owned_usd"] = optional_number(r.cost->owned_usd);
+    j["owned_complete"] = r.cost->owned_complete();
     j["energy_kwh"] = r.cost->energy_kwh;
     j["pareto"] = pareto;
     return j;
 }
 
 }  // namespace
+
+nlohmann::ordered_json optional_number(const std::optional<double>& value) { return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(); }
 
 std::vector<nlohmann::ordered_json> configurations_json(const std::vector<std::vector<ConfigurationResult>>& options) {
     std::vector<RankedOption> points;  // every configuration of every option, for one frontier

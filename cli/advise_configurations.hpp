@@ -18,6 +18,9 @@ struct ConfigurationResult {
     std::optional<TrainingCost> cost;  // none where the simulation failed
 };
 
+/// The value, or null where there is none.
+nlohmann::ordered_json optional_number(const std::optional<double>& value);
+
 /// One JSON array per option, in the options' order.
 std::vector<nlohmann::ordered_json> configurations_json(const std::vector<std::vector<ConfigurationResult>>& options);
 

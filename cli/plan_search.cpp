@@ -44,7 +44,7 @@ PlanBase load_base(const PlanRequest& request) {
     if (!s.model.zoo || !s.model.zoo->transformer)
         throw InputError(request.scenario_file + ": key 'model.zoo': plan needs a transformer from the zoo (gpt3-*, llama*, mixtral-8x7b)");
     if (s.training.strategy.kind != StrategyKind::allreduce)
-        throw InputError(request.scenario_file + ": key 'training.strategy.kind': plan chooses the sharding (ZeRO 0-3) itself; expected allreduce, got " +
+        throw InputError(request.scenario_file + ": key 'training.strategy.kind': plan chooses the sharding (ZeRO 0-3 or FSDP) itself; expected allreduce, got " +
                          to_string(s.training.strategy.kind));
     base.global_batch = static_cast<long long>(s.global_batch());
     const auto yaml = YAML::Load(s.canonical_text);

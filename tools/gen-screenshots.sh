@@ -21,6 +21,9 @@ scenario="$root/scenarios/resnet50-h100-ring.yaml"
 "$bin/dtsim" simulate "$scenario" --db "$db" --set cluster.nodes=2 --set training.iterations=2 --quiet \
   --set 'training.stragglers={slowdown: [{ranks: [3], factor: 2}]}'
 
+# Runs 11 on: the README's advise study, each option's simulated configurations, for the Advise view.
+"$bin/dtsim" advise "$root/scenarios/advise-llama3-8b.yaml" --jobs 2 --quiet --db "$db" --json "$scratch/advice.json" >/dev/null
+
 shot() {  # name, then dtsim-gui options
   local name=$1
   shift
@@ -30,3 +33,4 @@ shot() {  # name, then dtsim-gui options
 shot gui-timeline --run 1 --view timeline
 shot gui-compare --run 1 --compare 10 --view compare
 shot gui-speedup --run 3 --view speedup
+shot gui-advise --view advise --advise "$scratch/advice.json"

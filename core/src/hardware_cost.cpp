@@ -11,40 +11,48 @@ namespace {
 
 constexpr double kMaxUsd = 1e12;
 constexpr double kMaxWatts = 1e6;
+constexpr double kMaxYears = 100;
+constexpr double kMinYears = 0.01;  // what capital is divided by: never zero
+constexpr double kHoursPerYear = 365.25 * 24;
 
-// Every figure: its key in cost files and studies, where it goes, and its largest plausible value.
+// Every figure: its key in cost files and studies, where it goes, and its plausible range.
 struct FigureKey {
     std::string_view key;
     std::optional<double> HardwareCosts::*member;
     double max_value;
+    double min_value = 0;
 };
 constexpr FigureKey kFigures[] = {
     {"cloud_usd_per_gpu_hour", &HardwareCosts::cloud_usd_per_gpu_hour, kMaxUsd},
     {"gpu_capital_usd", &HardwareCosts::gpu_capital_usd, kMaxUsd},
     {"gpu_power_watts", &HardwareCosts::gpu_power_watts, kMaxWatts},
+    {"host_power_watts", &HardwareCosts::host_power_watts, kMaxWatts},
     {"nic_capital_usd", &HardwareCosts::nic_capital_usd, kMaxUsd},
     {"nic_power_watts", &HardwareCosts::nic_power_watts, kMaxWatts},
     {"switch_port_capital_usd", &HardwareCosts::switch_port_capital_usd, kMaxUsd},
     {"switch_port_power_watts", &HardwareCosts::switch_port_power_watts, kMaxWatts},
+    {"amortisation_years", &HardwareCosts::amortisation_years, kMaxYears, kMinYears},
+    {"electricity_usd_per_kwh", &HardwareCosts::electricity_usd_per_kwh, kMaxUsd},
 };
 
 // The figures of `node`: plain numbers in a study; in a cost file {value, date, source}, the date and
 // source required so that every shipped number says where it comes from.
 HardwareCosts read_figures(const ConfigNode& node, bool sourced) {
-    node.require_map_with_keys({"cloud_usd_per_gpu_hour", "gpu_capital_usd", "gpu_power_watts", "nic_capital_usd", "nic_power_watts",
-                                "switch_port_capital_usd", "switch_port_power_watts"});
+    node.require_map_with_keys({"cloud_usd_per_gpu_hour", "gpu_capital_usd", "gpu_power_watts", "host_power_watts", "nic_capital_usd",
+                                "nic_power_watts", "switch_port_capital_usd", "switch_port_power_watts", "amortisation_years",
+                                "electricity_usd_per_kwh"});
     HardwareCosts costs;
     for (const auto& f : kFigures) {
         if (!node.has(f.key)) continue;
         if (!sourced) {
-            costs.*f.member = node.number(f.key, 0, f.max_value);
+            costs.*f.member = node.number(f.key, f.min_value, f.max_value);
             continue;
         }
         const auto figure = node.child(f.key);
         figure.require_map_with_keys({"value", "date", "source"});
         figure.text("date");
         figure.text("source");
-        costs.*f.member = figure.number("value", 0, f.max_value);
+        costs.*f.member = figure.number("value", f.min_value, f.max_value);
     }
     return costs;
 }
@@ -68,7 +76,7 @@ HardwareCosts load_hardware_costs(const std::string& gpu_preset, const std::stri
     const auto folder = data_dir() / "hardware" / "cost";
     HardwareCosts costs;
     std::error_code ignored;
-    for (const auto& preset : {gpu_preset, nic_preset})
+    for (const auto& preset : {std::string(kOwnershipCostFile), gpu_preset, nic_preset})
         if (const auto file = folder / (preset + ".yaml"); !preset.empty() && std::filesystem::exists(file, ignored))
             costs = costs.overridden_by(read_cost_file(file));
     return costs;
@@ -94,12 +102,17 @@ TrainingCost training_cost(double iterations, double iteration_s, const ClusterP
     out.time_s = iterations * iteration_s;
     const double hours = out.time_s / 3600;
     if (c.cloud_usd_per_gpu_hour) out.cloud_usd = hours * parts.gpus * *c.cloud_usd_per_gpu_hour;
-    if (c.gpu_capital_usd && c.nic_capital_usd && c.switch_port_capital_usd)
-        out.capital_usd = parts.gpus * *c.gpu_capital_usd + parts.nics * *c.nic_capital_usd + parts.switch_ports * *c.switch_port_capital_usd;
-    const double watts = parts.gpus * c.gpu_power_watts.value_or(0) + parts.nics * c.nic_power_watts.value_or(0) +
-                         parts.switch_ports * c.switch_port_power_watts.value_or(0);
+    // NIC figures count only NICs the server's own figures leave out: none for the shipped presets.
+    if (c.gpu_capital_usd)
+        out.capital_usd = parts.gpus * *c.gpu_capital_usd + parts.nics * c.nic_capital_usd.value_or(0) +
+                          parts.switch_ports * c.switch_port_capital_usd.value_or(0);
+    out.capital_complete = c.gpu_capital_usd && c.switch_port_capital_usd;
+    const double watts = parts.gpus * (c.gpu_power_watts.value_or(0) + c.host_power_watts.value_or(0)) +
+                         parts.nics * c.nic_power_watts.value_or(0) + parts.switch_ports * c.switch_port_power_watts.value_or(0);
     out.energy_kwh = watts * hours / 1000;
-    out.energy_complete = c.gpu_power_watts && c.nic_power_watts && c.switch_port_power_watts;
+    out.energy_complete = c.gpu_power_watts && c.host_power_watts && c.switch_port_power_watts;
+    if (out.capital_usd && c.amortisation_years && c.electricity_usd_per_kwh)
+        out.owned_usd = *out.capital_usd * hours / (*c.amortisation_years * kHoursPerYear) + out.energy_kwh * *c.electricity_usd_per_kwh;
     return out;
 }
 

@@ -57,10 +57,7 @@ MemoryEstimate llm_memory(const Scenario& scenario) {
     peak.capacity = scenario.cluster.gpu.memory_bytes;
     for (int stage = 0; stage < p.pipeline; ++stage) {
         const auto [dense, expert, blocks] = costs.stage_contents(stage, p.pipeline);
-        // Hybrid FSDP shards within a node and replicates across nodes.
-        const int shards = llm.fsdp && llm.fsdp_sharding == FsdpSharding::hybrid
-                               ? std::min(p.data * p.context, std::max(1, scenario.cluster.gpus_per_node / p.tensor))
-                               : p.data * p.context;
+        const int shards = llm.shard_ranks(p.data * p.context, scenario.cluster.gpus_per_node);
         auto states = zero_model_states(dense, shards, llm.zero_stage, element, element, optimizer);
         const auto expert_states = zero_model_states(expert, shards / p.expert, llm.zero_stage, element, element, optimizer);
         states.weights += expert_states.weights;

@@ -82,7 +82,12 @@ PlanEstimate estimate_iteration(const Scenario& scenario, const CostModel& costs
     const ParallelLayout layout(p);
     const auto link = [&](Dimension d) { return group_link(scenario, costs, layout.group(0, d)); };
     const auto tp = link(Dimension::tp), cp = link(Dimension::cp), ep = link(Dimension::ep), pp = link(Dimension::pp);
-    const auto dp = group_link(scenario, costs, layout.data_group(0));
+    // The data group's sharding: all of it, or with hybrid FSDP a shard group within the node whose shards
+    // are all-reduced across the replica groups.
+    const auto data = layout.data_group(0);
+    const int shard_ranks = spec.shard_ranks(data.count, scenario.cluster.gpus_per_node);
+    const auto shard = group_link(scenario, costs, StridedGroup{data.first, data.stride, shard_ranks, 0});
+    const auto replicas = group_link(scenario, costs, StridedGroup{data.first, data.stride * shard_ranks, data.count / shard_ranks, 0});
     const auto expert_dp = link(Dimension::dp);
     const int m = scenario.training.accumulation_steps;
     const int v = spec.pipeline.virtual_stages;
@@ -106,9 +111,11 @@ PlanEstimate estimate_iteration(const Scenario& scenario, const CostModel& costs
 
         // Data parallelism: gradients reduced over the data group (experts' over the expert-data group),
         // the sharded stages' gathers, each hidden behind the compute it overlaps with.
-        const double gradients_s = dp.ring_s(work.dense_gradient_bytes, 1) + expert_dp.ring_s(work.expert_gradient_bytes, 1);
+        // A pass of a ring over the data group moves (N−1)/N of the bytes: a reduce-scatter, or half an all-reduce.
+        const double gradients_s = shard.ring_s(work.dense_gradient_bytes, 1) + replicas.ring_s(work.dense_gradient_bytes / shard_ranks, 2) +
+                                   expert_dp.ring_s(work.expert_gradient_bytes, 1);
         const double element_bytes = work.parameters > 0 ? (work.dense_gradient_bytes + work.expert_gradient_bytes) / work.parameters : 0;
-        const double gather_s = dp.ring_s(work.parameters * element_bytes, 1);
+        const double gather_s = shard.ring_s(work.parameters * element_bytes, 1);
         const int zero = spec.zero_stage;
         double dp_s = 0;
         if (zero == 0) dp_s = std::max(0.0, 2 * gradients_s - work.backward_s);
@@ -116,7 +123,7 @@ PlanEstimate estimate_iteration(const Scenario& scenario, const CostModel& costs
         if (zero == 2) dp_s = m * std::max(0.0, gradients_s - work.backward_s) + gather_s;
         if (zero == 3) dp_s = m * std::max(0.0, 2 * gather_s + gradients_s - work.forward_s - work.backward_s) + gather_s;
         e.exposed_s[static_cast<size_t>(Dimension::dp)] = dp_s;
-        const double shards = zero >= 1 ? dp.count : 1;
+        const double shards = zero >= 1 ? shard_ranks : 1;
         e.optimizer_s = llm.optimizer_s(work.parameters / shards);
         if (e.iteration_s() > best.iteration_s()) best = e;
     }

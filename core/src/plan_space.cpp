@@ -25,6 +25,7 @@ public:
         return false;
     }
     bool allows(PlanKey key, int value) const { return allows(key, std::to_string(value)); }
+    bool restricts(PlanKey key) const { return allowed_.count(key) > 0; }
 
 private:
     const std::map<PlanKey, std::vector<std::string>>& allowed_;
@@ -49,7 +50,30 @@ std::vector<std::pair<PipelineSchedule, int>> schedules(int stages, int layers, 
     return out;
 }
 
-bool is_integer_key(PlanKey key) { return key != PlanKey::schedule && key != PlanKey::recompute; }
+struct Sharding {
+    int zero_stage = 0;
+    std::optional<FsdpSharding> fsdp;
+};
+
+// The shardings of a layout whose data group (context included) has `data_ranks` ranks and whose tensor
+// groups have `tensor` GPUs of a node's `gpus_per_node`: ZeRO's stages, then FSDP's (see plan_space).
+std::vector<Sharding> shardings(int data_ranks, int tensor, int gpus_per_node, const Restrictions& r) {
+    std::vector<Sharding> out;
+    if (!r.restricts(PlanKey::fsdp) || r.allows(PlanKey::fsdp, std::string(kNoFsdp)))
+        for (int zero = 0; zero <= 3; ++zero)
+            if (r.allows(PlanKey::zero, zero)) out.push_back({zero, std::nullopt});
+    const int node_shard = gpus_per_node / tensor;
+    for (const auto& [fsdp, name] : kFsdpShardingNames.entries) {
+        const int zero = fsdp == FsdpSharding::grad_op ? 2 : 3;
+        if (!r.allows(PlanKey::zero, zero)) continue;
+        const bool named = r.restricts(PlanKey::fsdp) && r.allows(PlanKey::fsdp, std::string(name));
+        const bool distinct_hybrid = fsdp == FsdpSharding::hybrid && node_shard > 1 && node_shard < data_ranks;
+        if (named || (!r.restricts(PlanKey::fsdp) && distinct_hybrid)) out.push_back({zero, fsdp});
+    }
+    return out;
+}
+
+bool is_integer_key(PlanKey key) { return key != PlanKey::schedule && key != PlanKey::fsdp && key != PlanKey::recompute; }
 
 }  // namespace
 
@@ -66,11 +90,11 @@ std::vector<PlanConfig> plan_space(const PlanSpaceInput& in) {
                 for (int e : divisors(d)) {
                     if (in.experts % e != 0 || !r.allows(PlanKey::expert, e)) continue;
                     if (in.global_batch % d != 0) continue;
+                    const auto sharding_choices = shardings(d * c, t, in.gpus_per_node, r);
                     for (const auto& [schedule, v] : schedules(p, in.layers, r))
                         for (int b : divisors(in.global_batch / d)) {
                             if (!r.allows(PlanKey::micro_batch, b)) continue;
-                            for (int zero = 0; zero <= 3; ++zero) {
-                                if (!r.allows(PlanKey::zero, zero)) continue;
+                            for (const auto& sharding : sharding_choices) {
                                 for (auto recompute : {Recompute::none, Recompute::selective, Recompute::full}) {
                                     if (!r.allows(PlanKey::recompute, std::string(kRecomputeNames.name(recompute)))) continue;
                                     PlanConfig config;
@@ -84,7 +108,8 @@ std::vector<PlanConfig> plan_space(const PlanSpaceInput& in) {
                                     config.virtual_stages = v;
                                     config.micro_batch = b;
                                     config.microbatches = static_cast<int>(in.global_batch / d / b);
-                                    config.zero_stage = zero;
+                                    config.zero_stage = sharding.zero_stage;
+                                    config.fsdp = sharding.fsdp;
                                     config.recompute = recompute;
                                     out.push_back(config);
                                 }
@@ -108,11 +133,13 @@ std::pair<PlanKey, std::vector<std::string>> parse_search_option(const std::stri
     for (std::string value; std::getline(in, value, ',');) {
         const bool valid = *key == PlanKey::schedule    ? kPipelineScheduleNames.parse(value).has_value()
                            : *key == PlanKey::recompute ? kRecomputeNames.parse(value).has_value()
+                           : *key == PlanKey::fsdp      ? value == kNoFsdp || kFsdpShardingNames.parse(value).has_value()
                                                         : !value.empty() && value.find_first_not_of("0123456789") == std::string::npos;
         if (!valid)
             throw InputError(where + "'" + value + "' is not a value of " + std::string(kPlanKeyNames.name(*key)) + " (expected " +
                              (*key == PlanKey::schedule    ? kPipelineScheduleNames.choices()
                               : *key == PlanKey::recompute ? kRecomputeNames.choices()
+                              : *key == PlanKey::fsdp      ? std::string(kNoFsdp) + " | " + kFsdpShardingNames.choices()
                                                            : std::string("a positive integer")) + ")");
         values.push_back(is_integer_key(*key) ? std::to_string(std::stoll(value)) : value);
     }
@@ -127,12 +154,16 @@ std::vector<std::string> plan_overrides(const PlanConfig& c, long long global_ba
                               (p.sequence_parallel ? ", sequence_parallel: true" : "") + "}";
     std::string pipeline = "training.pipeline={schedule: " + std::string(kPipelineScheduleNames.name(c.schedule)) +
                            (c.virtual_stages > 1 ? ", virtual_stages: " + std::to_string(c.virtual_stages) : "") + "}";
-    return {parallelism,
-            pipeline,
-            "training.global_batch=" + std::to_string(global_batch),
-            micro_batch_key + "=" + std::to_string(c.micro_batch),
-            "training.zero=" + std::to_string(c.zero_stage),
-            "training.recompute=" + std::string(kRecomputeNames.name(c.recompute))};
+    std::vector<std::string> out{parallelism, pipeline, "training.global_batch=" + std::to_string(global_batch),
+                                 micro_batch_key + "=" + std::to_string(c.micro_batch)};
+    if (c.fsdp) {  // FSDP replaces ZeRO: the scenario's zero key, if any, goes
+        out.insert(out.end(), {"training.zero=null", "training.strategy.kind=fsdp",
+                               "training.strategy.sharding=" + std::string(kFsdpShardingNames.name(*c.fsdp))});
+    } else {
+        out.push_back("training.zero=" + std::to_string(c.zero_stage));
+    }
+    out.push_back("training.recompute=" + std::string(kRecomputeNames.name(c.recompute)));
+    return out;
 }
 
 std::string describe_plan(const PlanConfig& c) {
@@ -147,7 +178,7 @@ std::string describe_plan(const PlanConfig& c) {
     if (p.pipeline > 1)
         add(std::string(kPipelineScheduleNames.name(c.schedule)) + (c.virtual_stages > 1 ? " v" + std::to_string(c.virtual_stages) : ""));
     add("mb" + std::to_string(c.micro_batch) + "×" + std::to_string(c.microbatches));
-    add("zero" + std::to_string(c.zero_stage));
+    add(c.fsdp ? "fsdp " + std::string(kFsdpShardingNames.name(*c.fsdp)) : "zero" + std::to_string(c.zero_stage));
     add(std::string(kRecomputeNames.name(c.recompute)));
     return text;
 }

@@ -94,11 +94,8 @@ private:
         Groups groups;
         groups.dense = layout_.data_group(0).count;
         groups.expert = layout_.group(0, Dimension::dp).count;
-        groups.shard = groups.dense;
-        if (llm_.fsdp && llm_.fsdp_sharding == FsdpSharding::hybrid) {
-            groups.shard = std::clamp(scenario_.cluster.gpus_per_node / llm_.parallelism.tensor, 1, groups.dense);
-            groups.replica = groups.dense / groups.shard;
-        }
+        groups.shard = llm_.shard_ranks(groups.dense, scenario_.cluster.gpus_per_node);
+        if (llm_.hybrid_sharding()) groups.replica = groups.dense / groups.shard;
         return groups;
     }
 
@@ -117,7 +114,7 @@ private:
 
     double reduction_messages(int group, const Groups& groups) const {
         const auto algorithm = scenario_.training.strategy.algorithm;
-        if (llm_.fsdp && llm_.fsdp_sharding == FsdpSharding::hybrid)
+        if (llm_.hybrid_sharding())
             return pass_per_rank(groups.shard, fidelity_) + allreduce_per_rank(algorithm, groups.replica, scenario_.cluster, fidelity_);
         if (llm_.zero_stage == 0) return allreduce_per_rank(algorithm, group, scenario_.cluster, fidelity_);
         return pass_per_rank(group, fidelity_);

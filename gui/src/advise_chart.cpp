@@ -66,6 +66,14 @@ AdviseChart advise_chart(const AdviseResult& result) {
     line->setPen(QPen(Qt::darkGray, 1.5, Qt::DashLine));
     for (const auto& at : frontier) line->append(at);
     add(line);
+    // Rings under the options' markers: the frontier stays visible where it is one point and the line is not.
+    out.frontier = new QScatterSeries;
+    out.frontier->setName(QStringLiteral("Pareto frontier"));
+    out.frontier->setColor(Qt::transparent);
+    out.frontier->setPen(QPen(Qt::darkGray, 2));
+    out.frontier->setMarkerSize(22);
+    for (const auto& at : frontier) out.frontier->append(at);
+    add(out.frontier);
     for (size_t option = 0; option < result.options.size(); ++option) {
         auto* markers = new QScatterSeries;
         markers->setName(QString::fromStdString(result.options[option]));
@@ -83,7 +91,7 @@ std::vector<LegendEntry> advise_legend(const AdviseResult& result) {
     std::vector<LegendEntry> entries;
     for (size_t option = 0; option < result.options.size(); ++option)
         entries.push_back({QColor::fromRgb(series_rgb(option)), QStringLiteral("●"), QString::fromStdString(result.options[option])});
-    entries.push_back({QColor(Qt::darkGray), QStringLiteral("- -"), QStringLiteral("Pareto frontier")});
+    entries.push_back({QColor(Qt::darkGray), QStringLiteral("○ - -"), QStringLiteral("Pareto frontier")});
     return entries;
 }
 

@@ -69,6 +69,10 @@ AdvisePoint read_point(const Fields& f, size_t option) {
     for (int d = 0; d < kDimensions; ++d) p.exposed_s[static_cast<size_t>(d)] = exposed.number(std::string(kDimensionNames.name(static_cast<Dimension>(d))));
     p.time_to_train_s = f.number("time_to_train_s");
     p.cost_usd = f.number_or_null("cost_usd");
+    if (f.has("owned_usd")) {
+        p.owned_usd = f.number_or_null("owned_usd");
+        p.owned_complete = f.flag("owned_complete");
+    }
     p.pareto = f.flag("pareto");
     return p;
 }

@@ -28,6 +28,8 @@ struct AdvisePoint {
     std::array<double, kDimensions> exposed_s{};  // by Dimension
     double time_to_train_s = 0;
     std::optional<double> cost_usd;  // none where the option has no price
+    std::optional<double> owned_usd;  // owning the cluster: none without a server price (or from an older dtsim)
+    bool owned_complete = false;      // every part priced and powered; else owned_usd is a lower bound
     bool pareto = false;
 };
 

@@ -158,6 +158,7 @@ void AdviseView::show_result(AdviseResult result) {
     delete old;
     series_ = chart.options;
     series_points_ = chart.points;
+    frontier_ = chart.frontier;
     for (size_t option = 0; option < series_.size(); ++option) {
         connect(series_[option], &QScatterSeries::clicked, this,
                 [this, option](const QPointF& at) { choose_point(nearest(table_model_->result(), series_points_[option], at)); });

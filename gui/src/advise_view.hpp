@@ -41,6 +41,8 @@ public:
     /// The option's markers on the chart, and the point of the result behind each.
     QScatterSeries* option_series(size_t option) const { return series_.at(option); }
     const std::vector<size_t>& option_points(size_t option) const { return series_points_.at(option); }
+    /// The rings around the configurations on the Pareto frontier.
+    QScatterSeries* frontier_series() const { return frontier_; }
     PlanTableModel* plan_table() const { return table_model_; }
     QSortFilterProxyModel* plan_proxy() const { return proxy_; }
     QTableView* table() const { return table_; }
@@ -72,6 +74,7 @@ private:
     QTableView* table_;
     std::vector<QScatterSeries*> series_;
     std::vector<std::vector<size_t>> series_points_;
+    QScatterSeries* frontier_ = nullptr;
 };
 
 }  // namespace dtsim::gui

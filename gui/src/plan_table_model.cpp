@@ -13,6 +13,12 @@ QString seconds_text(double seconds) { return QString::fromStdString(format_seco
 // A number and its text: the number sorts, the text shows.
 QVariant cell(double value, int role, const QString& text) { return role == PlanTableModel::kSortRole ? QVariant(value) : QVariant(text); }
 
+// Dollars, "≥" where only a lower bound is known; no price sorts after every price.
+QVariant dollars(const std::optional<double>& usd, int role, bool lower_bound = false) {
+    if (!usd) return role == PlanTableModel::kSortRole ? QVariant(std::numeric_limits<double>::infinity()) : QVariant(QStringLiteral("no price"));
+    return cell(*usd, role, (lower_bound ? QStringLiteral("≥ $") : QStringLiteral("$")) + with_prefix(*usd));
+}
+
 QVariant exposed(const AdvisePoint& p, Dimension dimension, int role) {
     const double seconds = p.exposed_s[static_cast<size_t>(dimension)];
     return cell(seconds, role, seconds_text(seconds));
@@ -55,10 +61,8 @@ QVariant PlanTableModel::data(const QModelIndex& index, int role) const {
     case exposed_pp: return exposed(p, Dimension::pp, role);
     case exposed_dp: return exposed(p, Dimension::dp, role);
     case time_to_train: return cell(p.time_to_train_s, role, short_number(p.time_to_train_s / 3600) + QStringLiteral(" h"));
-    case cost:
-        // No price sorts after every price.
-        if (!p.cost_usd) return role == kSortRole ? QVariant(std::numeric_limits<double>::infinity()) : QVariant(tr("no price"));
-        return cell(*p.cost_usd, role, QStringLiteral("$") + with_prefix(*p.cost_usd));
+    case cost: return dollars(p.cost_usd, role);
+    case owned: return dollars(p.owned_usd, role, !p.owned_complete);
     case pareto: return role == kSortRole ? QVariant(p.pareto ? 0 : 1) : QVariant(p.pareto ? QStringLiteral("✓") : QString());
     case run:
         if (!p.run_id) return role == kSortRole ? QVariant(std::numeric_limits<qlonglong>::max()) : QVariant(QString());
@@ -71,7 +75,7 @@ QVariant PlanTableModel::headerData(int section, Qt::Orientation orientation, in
     if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != Qt::ToolTipRole)) return {};
     static const char* const names[column_count] = {"option",     "configuration", "TP",         "PP",         "CP",         "EP",    "DP",
                                                     "iteration",  "tokens/s",      "MFU",        "memory/GPU", "exposed TP", "exposed CP",
-                                                    "exposed EP", "exposed PP",    "exposed DP", "time-to-train", "cost",    "Pareto", "run"};
+                                                    "exposed EP", "exposed PP",    "exposed DP", "time-to-train", "cost",    "owned",  "Pareto", "run"};
     static const char* const tips[column_count] = {
         "cluster option of the study", "parallel layout, schedule, micro-batch × microbatches, ZeRO stage, recomputation",
         "tensor-parallel degree",      "pipeline-parallel degree",
@@ -83,10 +87,11 @@ QVariant PlanTableModel::headerData(int section, Qt::Orientation orientation, in
         "expert-parallel communication not hidden by compute, per iteration",
         "pipeline communication not hidden by compute, per iteration",
         "data-parallel communication not hidden by compute, per iteration",
-        "hours to reach the study's training target", "GPU-hours × the price per GPU-hour, in US dollars",
+        "hours to reach the study's training target", "GPU-hours × the cloud price per GPU-hour, in US dollars",
+        "owning the cluster: its capital over the amortisation period for the run, plus the energy's price, in US dollars (docs/advise.md)",
         "on the Pareto frontier of time-to-train and cost", "the stored run (double-click to open its timeline)"};
     if (section < 0 || section >= column_count) return {};
-    return QString::fromLatin1(role == Qt::DisplayRole ? names[section] : tips[section]);
+    return QString::fromUtf8(role == Qt::DisplayRole ? names[section] : tips[section]);
 }
 
 }  // namespace dtsim::gui

@@ -1,6 +1,7 @@
 #pragma once
 // The Advise view's plan table: one row per simulated configuration of every option (degrees, iteration
-// time, tokens/s, MFU, memory per GPU, exposed communication per dimension, time-to-train, cost, frontier,
+// time, tokens/s, MFU, memory per GPU, exposed communication per dimension, time-to-train, cost (cloud and
+// owned), frontier,
 // run). Numbers sort as numbers through kSortRole.
 #include <QAbstractTableModel>
 
@@ -30,6 +31,7 @@ public:
         exposed_dp,
         time_to_train,
         cost,
+        owned,
         pareto,
         run,
         column_count

@@ -122,7 +122,7 @@ private:
         return llm_.zero_stage >= 2 || microbatch == ctx_.scenario.training.accumulation_steps - 1;
     }
     GradientOp gradient_op() const {
-        if (llm_.fsdp && llm_.fsdp_sharding == FsdpSharding::hybrid) return GradientOp::hybrid;
+        if (llm_.hybrid_sharding()) return GradientOp::hybrid;
         return llm_.zero_stage == 0 ? GradientOp::allreduce : GradientOp::reduce_scatter;
     }
 

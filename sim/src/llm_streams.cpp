@@ -20,9 +20,9 @@ DataGroups data_groups(const SimulationContext& ctx, const ParallelLayout& layou
     const auto& llm = *ctx.scenario.training.llm;
     const auto dense = rank_group(layout.data_group(rank));
     DataGroups groups{dense, rank_group(layout.group(rank, Dimension::dp)), dense, RankGroup{rank, 1, 1, 0}};
-    if (llm.fsdp && llm.fsdp_sharding == FsdpSharding::hybrid) {
+    if (llm.hybrid_sharding()) {
         // Shards within a node (its GPUs of this tensor and pipeline coordinate), replicas across nodes.
-        const int size = std::clamp(ctx.scenario.cluster.gpus_per_node / llm.parallelism.tensor, 1, dense.count);
+        const int size = llm.shard_ranks(dense.count, ctx.scenario.cluster.gpus_per_node);
         const int within = dense.position % size;
         groups.shard = RankGroup{dense.rank_at(dense.position - within), dense.stride, size, within};
         groups.replica = RankGroup{dense.rank_at(within), dense.stride * size, dense.count / size, dense.position / size};

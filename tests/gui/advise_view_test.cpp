@@ -40,6 +40,10 @@ TEST_CASE("gui::AdviseView: advise runs into the open database, its points open 
         int frontier = 0;
         for (const auto& p : result.points) frontier += p.pareto ? 1 : 0;
         CHECK(frontier == 1);
+        // A frontier of one point has no line: its ring marks it, where cheap's fastest marker is.
+        REQUIRE(view->frontier_series()->count() == 1);
+        CHECK(view->frontier_series()->at(0) == view->option_series(0)->at(0));
+        CHECK(view->frontier_series()->isVisible());
         CHECK(view->caption().contains(QStringLiteral("4 configurations, 1 on the Pareto frontier")));
 
         // Sorted by cost, descending: the dearest first.
@@ -52,6 +56,8 @@ TEST_CASE("gui::AdviseView: advise runs into the open database, its points open 
             previous = cost;
         }
         CHECK(proxy->data(proxy->index(0, PlanTableModel::option)).toString() == QStringLiteral("dear"));
+        // Owning two H100s (an eighth of a DGX each): a lower bound, the ideal network's switch ports unpriced.
+        CHECK(proxy->data(proxy->index(0, PlanTableModel::owned)).toString().startsWith(QStringLiteral("≥ $")));
 
         // A point asks for its own run, which the main window then shows.
         QSignalSpy chosen(view, &AdviseView::run_chosen);

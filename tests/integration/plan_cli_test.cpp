@@ -87,6 +87,24 @@ TEST_CASE("plan never simulates a configuration that does not fit in memory", "[
     CHECK(test::occurrences(list.output, "training.zero=0") == 0);
 }
 
+TEST_CASE("plan searches FSDP's hybrid sharding, which simulate accepts", "[integration][cli][plan]") {
+    test::TempDir dir;
+    std::ofstream(dir.file("plan.yaml"))
+        << "name: plan-fsdp\n"
+           "cluster: {nodes: 2, gpus_per_node: 2, gpu: h100-sxm, intra_node: nvlink4, nic: ib-ndr, network_model: ideal}\n"
+           "model: {zoo: gpt3-125m, precision: bf16, micro_batch: 1}\n"
+           "training: {iterations: 1, fidelity: flow, global_batch: 4, zero: 1, strategy: {kind: allreduce, bucket: 1GB}}\n";
+    // Data 4 over 2 nodes of 2: ZeRO 0-3 and hybrid FSDP (shards of 2 within a node, 2 replicas); the
+    // scenario's zero key gives way to the FSDP strategy.
+    const auto result = test::run_dtsim({"plan", dir.file("plan.yaml"), "--search", "tensor=1", "--search", "pipeline=1", "--search",
+                                         "context=1", "--search", "micro_batch=1", "--search", "recompute=none", "--margin", "10",
+                                         "--jobs", "2", "--quiet"});
+    CAPTURE(result.output);
+    REQUIRE(result.exit_code == 0);
+    CHECK_THAT(result.output, Catch::Contains("5 configuration(s) enumerated, 0 refused") && Catch::Contains("5 simulated"));
+    CHECK_THAT(result.output, Catch::Contains("dp4 mb1×1 fsdp hybrid none"));
+}
+
 TEST_CASE("plan refuses what it cannot plan, naming the key", "[integration][cli][plan]") {
     const auto scenario = (test::source_dir() / "scenarios" / "llm-llama2-7b-h100-3d.yaml").string();
     const auto gpus = test::run_dtsim({"plan", scenario, "--gpus", "12"});

@@ -4,6 +4,7 @@
 
 #include "advise_ranking.hpp"
 #include "plan_why.hpp"
+#include "dtsim/data_paths.hpp"
 #include "dtsim/hardware_cost.hpp"
 
 using namespace dtsim;
@@ -14,7 +15,7 @@ TEST_CASE("iterations_for: a target in tokens, samples or iterations, the last i
     CHECK(iterations_for({TrainingTarget::Kind::iterations, 7}, 256, 8192) == 7);
 }
 
-TEST_CASE("training_cost: GPU-hours × price, capital and energy of the parts", "[unit][advise]") {
+TEST_CASE("training_cost: GPU-hours × price, capital and energy of the parts, and owning them", "[unit][advise]") {
     HardwareCosts costs;
     costs.cloud_usd_per_gpu_hour = 4.0;
     costs.gpu_power_watts = 700;
@@ -24,20 +25,40 @@ TEST_CASE("training_cost: GPU-hours × price, capital and energy of the parts", 
     CHECK(c.time_s == 3600);
     REQUIRE(c.cloud_usd);
     CHECK(*c.cloud_usd == Approx(64 * 4.0));
-    CHECK_FALSE(c.capital_usd);
+    CHECK_FALSE(c.capital_usd);  // no GPU (server) price
+    CHECK_FALSE(c.owned_usd);
     CHECK(c.energy_kwh == Approx(64 * 0.7));
     CHECK_FALSE(c.energy_complete);
-    HardwareCosts network;
-    network.nic_power_watts = 25;
-    network.switch_port_power_watts = 10;
-    network.gpu_capital_usd = 30000;
-    network.nic_capital_usd = 2000;
-    network.switch_port_capital_usd = 1000;
-    const auto full = training_cost(1800, 2.0, parts, costs.overridden_by(network));
-    CHECK(full.energy_kwh == Approx((64 * 700 + 64 * 25 + 128 * 10) / 1000.0));
+
+    // Owned: the servers (GPU share, their NICs included) and switch ports priced and powered, the capital
+    // spread over 5 years of 365.25 days, the energy at $0.10/kWh.
+    HardwareCosts owned;
+    owned.host_power_watts = 300;
+    owned.switch_port_power_watts = 10;
+    owned.gpu_capital_usd = 30000;
+    owned.switch_port_capital_usd = 1000;
+    owned.amortisation_years = 5;
+    owned.electricity_usd_per_kwh = 0.1;
+    const auto full = training_cost(1800, 2.0, parts, costs.overridden_by(owned));
+    CHECK(full.energy_kwh == Approx((64 * (700 + 300) + 128 * 10) / 1000.0));
     CHECK(full.energy_complete);
     REQUIRE(full.capital_usd);
-    CHECK(*full.capital_usd == Approx(64 * 30000 + 64 * 2000 + 128 * 1000));
+    CHECK(*full.capital_usd == Approx(64 * 30000 + 128 * 1000));
+    CHECK(full.capital_complete);
+    REQUIRE(full.owned_usd);
+    CHECK(*full.owned_usd == Approx((64 * 30000 + 128 * 1000) / (5 * 365.25 * 24) + full.energy_kwh * 0.1));
+    CHECK(full.owned_complete());
+
+    // NICs beyond the servers' own add their price and power; without switch-port prices the capital is a lower bound.
+    HardwareCosts extra_nics = owned;
+    extra_nics.nic_capital_usd = 2000;
+    extra_nics.nic_power_watts = 25;
+    extra_nics.switch_port_capital_usd.reset();
+    const auto more = training_cost(1800, 2.0, parts, costs.overridden_by(extra_nics));
+    CHECK(*more.capital_usd == Approx(64 * 30000 + 64 * 2000));
+    CHECK_FALSE(more.capital_complete);
+    CHECK_FALSE(more.owned_complete());
+    CHECK(more.energy_kwh == Approx(full.energy_kwh + 64 * 0.025));
     CHECK(switch_ports(16, false, 1) == 16);
 }
 
@@ -46,7 +67,22 @@ TEST_CASE("load_hardware_costs: the shipped figures, none for a preset without a
     REQUIRE(h100.cloud_usd_per_gpu_hour);
     CHECK(*h100.cloud_usd_per_gpu_hour == Approx(39.33 / 8).epsilon(1e-3));  // the instance-hour over its 8 GPUs
     CHECK(h100.gpu_power_watts == 700);
-    CHECK_FALSE(load_hardware_costs("cpu", "").cloud_usd_per_gpu_hour);
+    CHECK(*h100.host_power_watts + *h100.gpu_power_watts == Approx(10200.0 / 8));  // a DGX H100's maximum, per GPU
+    CHECK(h100.switch_port_capital_usd);                                            // from ib-ndr's file
+    CHECK(h100.amortisation_years);                                                 // from ownership.yaml, for every preset
+    const auto cpu = load_hardware_costs("cpu", "");
+    CHECK_FALSE(cpu.cloud_usd_per_gpu_hour);
+    CHECK(cpu.electricity_usd_per_kwh);
+}
+
+TEST_CASE("every shipped cost file loads, each figure with its date and source", "[unit][advise]") {
+    int files = 0;
+    for (const auto& name : list_data_names("hardware/cost")) {
+        CAPTURE(name);
+        CHECK_NOTHROW(load_hardware_costs(name, ""));
+        ++files;
+    }
+    CHECK(files >= 6);
 }
 
 TEST_CASE("advise ranking: by time or by cost, and the Pareto frontier", "[unit][advise]") {

@@ -35,7 +35,7 @@ TEST_CASE("plan_space: a tiny case has the configurations counted by hand", "[un
     //   t4 p1: c1 d1 (3)                                    =  3
     auto in = tiny();
     CHECK(plan_space(in).size() == 30);
-    in.allowed.erase(PlanKey::zero);  // ZeRO 0-3
+    in.allowed.erase(PlanKey::zero);  // ZeRO 0-3; one node: hybrid FSDP would shard as full sharding does, so none
     CHECK(plan_space(in).size() == 120);
     in.allowed.erase(PlanKey::recompute);  // none, selective, full
     CHECK(plan_space(in).size() == 360);
@@ -72,6 +72,36 @@ TEST_CASE("plan_space: restrictions and limits keep only what they allow", "[uni
     CHECK(plan_space(moe).size() == 5);
 }
 
+TEST_CASE("plan_space: FSDP shardings beside ZeRO's, hybrid where it differs from full sharding", "[unit][plan]") {
+    // 8 GPUs in 2 nodes of 4, global batch 8, micro-batch 1, no pipeline or context: data 8 / tensor.
+    const PlanSpaceInput in{.gpus = 8,
+                            .gpus_per_node = 4,
+                            .global_batch = 8,
+                            .layers = 2,
+                            .allowed = {{PlanKey::tensor, {"1"}},
+                                        {PlanKey::pipeline, {"1"}},
+                                        {PlanKey::context, {"1"}},
+                                        {PlanKey::micro_batch, {"1"}},
+                                        {PlanKey::recompute, {"none"}}}};
+    const auto count_with = [&](std::map<PlanKey, std::vector<std::string>> extra) {
+        auto restricted = in;
+        for (auto& [key, values] : extra) restricted.allowed[key] = values;
+        return plan_space(restricted).size();
+    };
+    // ZeRO 0-3 and hybrid FSDP (shards of a node's 4 GPUs, 2 replicas); full and grad-op are ZeRO-3 and -2.
+    const auto space = plan_space(in);
+    REQUIRE(space.size() == 5);
+    CHECK(space.back().fsdp == FsdpSharding::hybrid);
+    CHECK(space.back().zero_stage == 3);
+    CHECK(count_with({{PlanKey::fsdp, {"none", "full", "grad-op", "hybrid"}}}) == 7);  // named, every one
+    CHECK(count_with({{PlanKey::fsdp, {"hybrid"}}}) == 1);
+    CHECK(count_with({{PlanKey::zero, {"1"}}}) == 1);  // FSDP shardings count as stages 2 and 3
+    CHECK(count_with({{PlanKey::zero, {"1", "2"}}, {PlanKey::fsdp, {"none", "grad-op"}}}) == 3);
+    // Tensor 1, 2, 4: a node holds 4, 2, 1 ranks of a data group of 8, 4, 2; with one rank per node there is
+    // nothing to shard within it, so hybrid only for tensor 1 and 2: 5 + 5 + 4.
+    CHECK(count_with({{PlanKey::tensor, {"1", "2", "4"}}}) == 14);
+}
+
 TEST_CASE("plan_space: a configuration's overrides and name", "[unit][plan]") {
     PlanConfig c;
     c.parallelism.tensor = 8;
@@ -90,6 +120,16 @@ TEST_CASE("plan_space: a configuration's overrides and name", "[unit][plan]") {
                    "training.parallelism={tensor: 8, pipeline: 4, context: 1, expert: 1, data: auto, sequence_parallel: true}",
                    "training.pipeline={schedule: interleaved-1f1b, virtual_stages: 2}", "training.global_batch=512",
                    "model.micro_batch=1", "training.zero=1", "training.recompute=selective"});
+    // FSDP replaces the ZeRO key with the strategy's sharding.
+    PlanConfig hybrid;
+    hybrid.parallelism.data = 8;
+    hybrid.zero_stage = 3;
+    hybrid.fsdp = FsdpSharding::hybrid;
+    CHECK(describe_plan(hybrid) == "dp8 mb1×1 fsdp hybrid none");
+    const auto h = plan_overrides(hybrid, 8, "model.micro_batch");
+    CHECK(std::vector<std::string>(h.begin() + 4, h.end()) ==
+          std::vector<std::string>{"training.zero=null", "training.strategy.kind=fsdp", "training.strategy.sharding=hybrid",
+                                   "training.recompute=none"});
 }
 
 TEST_CASE("parse_search_option: keys and values are checked", "[unit][plan]") {
@@ -100,6 +140,8 @@ TEST_CASE("parse_search_option: keys and values are checked", "[unit][plan]") {
     CHECK_THROWS_WITH(parse_search_option("zeros=1"), Catch::Contains("KEY one of tensor | pipeline"));
     CHECK_THROWS_WITH(parse_search_option("schedule=2f2b"), Catch::Contains("expected gpipe | 1f1b | interleaved-1f1b"));
     CHECK_THROWS_WITH(parse_search_option("tensor=two"), Catch::Contains("a positive integer"));
+    CHECK(parse_search_option("fsdp=hybrid,none").second == std::vector<std::string>{"hybrid", "none"});
+    CHECK_THROWS_WITH(parse_search_option("fsdp=zero3"), Catch::Contains("expected none | full | grad-op | hybrid"));
     CHECK_THROWS_AS(parse_search_option("tensor="), InputError);
 }
 

@@ -4,6 +4,7 @@
 // forms that turn a training run's length into dollars and kilowatt-hours.
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace dtsim {
 
@@ -12,18 +13,24 @@ class ConfigNode;
 /// Figures per item; none where no public figure is shipped and the study gives none.
 struct HardwareCosts {
     std::optional<double> cloud_usd_per_gpu_hour;  // list price of one GPU of a cloud offer, per hour
-    std::optional<double> gpu_capital_usd;         // purchase price of one GPU
+    std::optional<double> gpu_capital_usd;         // one GPU's share of its server's price, the server's own NICs included
     std::optional<double> gpu_power_watts;         // one GPU at its thermal design power
-    std::optional<double> nic_capital_usd;         // one NIC
-    std::optional<double> nic_power_watts;
+    std::optional<double> host_power_watts;        // one GPU's share of the rest of its server at its maximum, its NICs included
+    std::optional<double> nic_capital_usd;         // one NIC beyond the server's own: none where the server price has them
+    std::optional<double> nic_power_watts;         // likewise
     std::optional<double> switch_port_capital_usd;  // one switch port, its share of the switch
     std::optional<double> switch_port_power_watts;
+    std::optional<double> amortisation_years;        // what owned hardware's capital is spread over
+    std::optional<double> electricity_usd_per_kwh;   // what owned hardware's energy costs
     /// `other`'s figures where it has them, these elsewhere.
     HardwareCosts overridden_by(const HardwareCosts& other) const;
 };
 
-/// data/hardware/cost/<gpu>.yaml (GPU figures) and <nic>.yaml (NIC and switch port figures), where they
-/// exist: nothing is known of a preset without a file.
+/// The cost file of what owning hardware costs wherever it is: the amortisation period and the electricity price.
+inline constexpr std::string_view kOwnershipCostFile = "ownership";
+
+/// data/hardware/cost/ownership.yaml, then <gpu>.yaml (GPU figures) and <nic>.yaml (NIC and switch port
+/// figures), where they exist: nothing is known of a preset without a file.
 HardwareCosts load_hardware_costs(const std::string& gpu_preset, const std::string& nic_preset);
 
 /// A `costs:` section of a study (the same keys as HardwareCosts's, in its units): located errors.
@@ -53,9 +60,12 @@ double switch_ports(int nics, bool tiered, double oversubscription);
 struct TrainingCost {
     double time_s = 0;
     std::optional<double> cloud_usd;    // GPU-hours × the price per GPU-hour
-    std::optional<double> capital_usd;  // every part priced
+    std::optional<double> capital_usd;  // the priced parts; none without a GPU price
+    bool capital_complete = false;      // GPUs (their servers) and switch ports both priced
     double energy_kwh = 0;              // the parts whose power is known, for the whole run
-    bool energy_complete = false;       // GPUs, NICs and switch ports all have a power figure
+    bool energy_complete = false;       // GPUs, the rest of their servers and switch ports all have a power figure
+    std::optional<double> owned_usd;    // capital × run / amortisation period + energy × price; needs all three
+    bool owned_complete() const { return capital_complete && energy_complete; }
 };
 
 TrainingCost training_cost(double iterations, double iteration_s, const ClusterParts& parts, const HardwareCosts& costs);

@@ -1,6 +1,7 @@
 #pragma once
 // How a large model is split over the GPUs: tensor, context, expert, data and pipeline parallelism, the
 // pipeline schedule, ZeRO/FSDP sharding, the optimizer and activation recomputation (docs/llm.md).
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -80,6 +81,12 @@ struct LlmSpec {
     double expert_imbalance = 0;  // MoE: coefficient of variation of the tokens an expert rank receives
     /// Whether parameters (and not only gradients and optimizer states) are sharded over the data group.
     bool shards_parameters() const { return zero_stage >= 3; }
+    bool hybrid_sharding() const { return fsdp && fsdp_sharding == FsdpSharding::hybrid; }
+    /// Ranks that shard the model states among `data_ranks` (the data group, context included): all of them,
+    /// or with hybrid FSDP a node's GPUs of one tensor group, the data group being replicas of that shard.
+    int shard_ranks(int data_ranks, int gpus_per_node) const {
+        return hybrid_sharding() ? std::clamp(gpus_per_node / parallelism.tensor, 1, data_ranks) : data_ranks;
+    }
 };
 
 }  // namespace dtsim

@@ -22,12 +22,12 @@ struct QuantityRange {
     std::string_view name;  // "bandwidth"
     double min;             // bytes, bytes per second, seconds or FLOP per second
     double max;
-    std::string_view text;  // "from 1 kbit/s to 100 Tbit/s"
+    std::string_view text;  // "from 1 kbit/s to 1 Pbit/s"
 };
 
 const QuantityRange& range_of(Quantity quantity);
 
-/// "expected a bandwidth from 1 kbit/s to 100 Tbit/s" when `value` lies outside its range (or is not finite);
+/// "expected a bandwidth from 1 kbit/s to 1 Pbit/s" when `value` lies outside its range (or is not finite);
 /// nothing when it lies inside.
 std::optional<std::string> out_of_range(Quantity quantity, double value);
 
