@@ -143,6 +143,11 @@ CostModel::CostModel(const Scenario& scenario)
         compute_.shared_cores = profile->compute->shared_cores;
     }
     layers_ = model_layers(scenario.model, compute_);
+    if (const auto& optimizer = scenario.training.optimizer; optimizer && !scenario.training.llm) {
+        const auto precision = scenario.model.precision;
+        optimizer_step_s_ = gradient_bytes() / bytes_per_element(precision) * optimizer->step_bytes_per_parameter(precision) /
+                            compute_.memory_bytes_per_second;
+    }
     if (scenario.training.llm)
         llm_ = llm_costs(scenario, ComputeRates{compute_.flops_per_second, compute_.memory_bytes_per_second, compute_.per_kernel_s});
 }

@@ -6,11 +6,6 @@
 
 namespace dtsim {
 
-double OptimizerSpec::state_bytes_per_parameter(bool mixed_precision) const {
-    const double moments = kind == OptimizerKind::adam ? 8 : 4;  // Adam: momentum and variance; SGD: momentum
-    return moments + (mixed_precision && fp32_master_weights ? 4 : 0);
-}
-
 BlockRange stage_blocks(const PipelineSpec& pipeline, int blocks, int index, int count) {
     const int first = pipeline.first_stage_layers, last = pipeline.last_stage_layers;
     if (first == 0 && last == 0) return BlockRange{blocks * index / count, blocks * (index + 1) / count};
@@ -79,9 +74,7 @@ LlmCosts llm_costs(const Scenario& scenario, const ComputeRates& rates) {
     costs.pipeline_bytes = costs.tensor_bytes / p.tensor;
     costs.alltoall_bytes = local_tokens * config.hidden * config.top_k * element / p.tensor;
     costs.context_bytes = 2 * local_tokens * config.head_dim() * config.kv_heads * element / p.tensor;
-    const bool mixed = is_mixed_precision(scenario.model.precision);
-    const double states = llm.optimizer.state_bytes_per_parameter(mixed);
-    costs.optimizer_bytes_per_parameter = 2 * states + element + (mixed && llm.optimizer.fp32_master_weights ? element : 2 * element);
+    costs.optimizer_bytes_per_parameter = scenario.training.optimizer_or_adam().step_bytes_per_parameter(scenario.model.precision);
     costs.memory_bytes_per_second = rates.memory_bytes_per_second;
 
     double forward_flops = 0, recompute_flops = 0;

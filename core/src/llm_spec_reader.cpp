@@ -128,15 +128,6 @@ void read_zero_and_fsdp(const ConfigNode& training, LlmSpec& llm, const Strategy
     }
 }
 
-OptimizerSpec read_optimizer(const ConfigNode& training) {
-    OptimizerSpec optimizer;
-    if (!training.has("optimizer")) return optimizer;
-    const auto node = training.child("optimizer");
-    node.require_map_with_keys({"kind", "master_weights"});
-    if (node.has("kind")) optimizer.kind = node.choice("kind", kOptimizerKindNames);
-    if (node.has("master_weights")) optimizer.fp32_master_weights = node.choice("master_weights", {"fp32", "none"}) == "fp32";
-    return optimizer;
-}
 
 // Combinations the LLM simulation does not model: refused, never ignored.
 void refuse_unsupported(const ConfigNode& training, const TrainingSpec& spec) {
@@ -209,7 +200,6 @@ void read_llm(const ConfigNode& doc, Scenario& scenario) {
                            "gives " + std::to_string(m) + " microbatches; interleaved-1f1b needs a multiple of the " +
                                std::to_string(p.pipeline) + " pipeline stages");
     read_zero_and_fsdp(training, llm, spec.strategy);
-    llm.optimizer = read_optimizer(training);
     if (training.has("recompute")) llm.recompute = training.choice("recompute", kRecomputeNames);
     if (training.has("expert_imbalance")) {
         llm.expert_imbalance = training.number("expert_imbalance", 0, 1);

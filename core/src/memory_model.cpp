@@ -51,7 +51,7 @@ MemoryEstimate llm_memory(const Scenario& scenario) {
     const Recompute stored_activations = no_scores ? Recompute::selective : llm.recompute;
     const bool mixed = is_mixed_precision(scenario.model.precision);
     const double element = bytes_per_element(scenario.model.precision);
-    const double optimizer = llm.optimizer.state_bytes_per_parameter(mixed);
+    const double optimizer = scenario.training.optimizer_or_adam().state_bytes_per_parameter(mixed);
     const auto costs = llm_costs(scenario, ComputeRates{1, 1, 0});
     MemoryEstimate peak;
     peak.capacity = scenario.cluster.gpu.memory_bytes;
@@ -85,7 +85,7 @@ MemoryEstimate replicated_memory(const Scenario& scenario) {
     if (model.zoo)
         for (const auto& layer : model.zoo->layers) activations += layer.activations_per_sample * model.batch_per_gpu * element;
     MemoryEstimate estimate;
-    estimate.states = zero_model_states(parameters, 1, 0, element, element, OptimizerSpec{}.state_bytes_per_parameter(mixed));
+    estimate.states = zero_model_states(parameters, 1, 0, element, element, scenario.training.optimizer_or_adam().state_bytes_per_parameter(mixed));
     estimate.activations = activations;
     estimate.capacity = scenario.cluster.gpu.memory_bytes;
     return estimate;

@@ -388,6 +388,19 @@ void check_fault_tolerance(const ConfigNode& node, const TrainingSpec& training,
         where.fail("recovery", "drop would leave no more workers than strategy.backup_workers");
 }
 
+// training.optimizer. A parameter server applies the update on the servers, which nothing here prices.
+OptimizerSpec read_optimizer(const ConfigNode& training, const StrategySpec& strategy) {
+    if (strategy.kind == StrategyKind::parameter_server)
+        training.fail("optimizer", "is not modelled with a parameter server (the servers apply the update); remove it "
+                                   "or use strategy kind allreduce");
+    const auto node = training.child("optimizer");
+    node.require_map_with_keys({"kind", "master_weights"});
+    OptimizerSpec optimizer;
+    if (node.has("kind")) optimizer.kind = node.choice("kind", kOptimizerKindNames);
+    if (node.has("master_weights")) optimizer.fp32_master_weights = node.choice("master_weights", {"fp32", "none"}) == "fp32";
+    return optimizer;
+}
+
 TrainingSpec read_training(const ConfigNode& doc, const ClusterSpec& cluster, Precision precision) {
     auto node = doc.child("training");
     node.require_map_with_keys({"iterations", "accumulation_steps", "strategy", "fidelity", "stragglers", "compression",
@@ -405,6 +418,7 @@ TrainingSpec read_training(const ConfigNode& doc, const ClusterSpec& cluster, Pr
     if (training.compression.kind == CompressionKind::powersgd && training.strategy.kind == StrategyKind::parameter_server)
         node.child("compression").fail("kind", "powersgd needs an all-reduce of its factors; with a parameter server use "
                                                "fp16, int8 or topk");
+    if (node.has("optimizer")) training.optimizer = read_optimizer(node, training.strategy);
     check_fault_tolerance(node, training, cluster);
     return training;
 }

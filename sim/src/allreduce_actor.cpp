@@ -14,6 +14,7 @@
 #include "dtsim/sim/compression.hpp"
 #include "dtsim/sim/compute_schedule.hpp"
 #include "dtsim/sim/faults.hpp"
+#include "dtsim/straggler_model.hpp"
 
 namespace dtsim::sim {
 namespace sg4 = simgrid::s4u;
@@ -130,6 +131,13 @@ void allreduce_rank(SimulationContext* ctx, std::shared_ptr<Collectives> shared,
             compute_on_comm_stream(*ctx, rank, 1, "decode", it, index, bucket.decode_s, bucket.coded_in_ring);
         }
         wait_until(compute.compute_end_s);
+        // The update needs every bucket's reduced gradient: it runs after the last collective (DDP's
+        // optimizer.step() once backward has returned), at this rank's compute speed.
+        if (const double step_s = ctx->costs.optimizer_step_s(); step_s > 0) {
+            const double start = sg4::Engine::get_clock();
+            sg4::this_actor::sleep_for(step_s * compute_effect(ctx->scenario, rank, it).factor);
+            ctx->record(rank, Lane::compute, "optimizer", it, 0, start);
+        }
         iteration_finished(*ctx, rank, 1, it);
     }
     state.finished = true;

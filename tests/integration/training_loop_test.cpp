@@ -63,6 +63,28 @@ TEST_CASE("gradient accumulation: k micro-batches, one synchronisation, k × bat
     CHECK(allreduces == 3);  // once per iteration, whatever k
 }
 
+TEST_CASE("training.optimizer steps once per iteration, after the last all-reduce", "[integration][optimizer]") {
+    const int k = GENERATE(1, 4);
+    CAPTURE(k);
+    const auto scenario = scenario_with(kRingOneBucket, {"training.accumulation_steps=" + std::to_string(k),
+                                                         "training.optimizer={kind: adam}"});
+    const double step_s = CostModel(scenario).optimizer_step_s();
+    // 100 MB of fp32 gradients: 25 M parameters, 28 bytes each (m, v, weights read and written; gradient read).
+    const auto& gpu = scenario.cluster.gpu;
+    CHECK(step_s == Approx(25e6 * 28 / (gpu.memory_bytes_per_second * gpu.memory_efficiency)).epsilon(1e-12));
+    const auto run = test::simulate_in_child(scenario);
+    const double expected = k * (kForward + kBackward) + ring_allreduce_s() + step_s;
+    CHECK(run.summary.iteration_time_s == Approx(expected).epsilon(1e-9));
+    CHECK(run.summary.compute_time_s == Approx(k * (kForward + kBackward) + step_s).epsilon(1e-9));
+    int steps = 0;
+    for (const auto& span : run.spans) {
+        if (span.rank != 0 || span.name != "optimizer") continue;
+        ++steps;
+        CHECK(span.end_s - span.start_s == Approx(step_s).epsilon(1e-9));
+    }
+    CHECK(steps == 3);  // once per iteration, whatever k
+}
+
 TEST_CASE("gradient accumulation overlaps communication with the last micro-batch's backward only",
           "[integration][accumulation]") {
     // Four 25 MB buckets: the first three all-reduce during the last backward.

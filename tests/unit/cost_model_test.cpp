@@ -142,3 +142,38 @@ TEST_CASE("every name table names each value once and reads it back", "[unit][vo
     CHECK(kCompressionKindNames.name(CompressionKind::powersgd) == "powersgd");
     CHECK(kNetworkOpNames.choices() == "allreduce | allgather | reducescatter | broadcast | alltoall | sendrecv | exchange | pingpong");
 }
+
+TEST_CASE("training.optimizer: one memory-bound step over every parameter, none without it", "[unit][cost-model]") {
+    const auto costs_of = [](const std::string& precision, const std::string& optimizer, const std::string& strategy = "allreduce") {
+        return CostModel(load_scenario_text(
+            "name: step\ncluster: {nodes: 1, gpus_per_node: 1, gpu: a100-sxm, nic: ib-ndr}\n"
+            "model: {zoo: resnet50, batch_per_gpu: 8, precision: " + precision + "}\n"
+            "training: {accumulation_steps: 2, strategy: {kind: " + strategy + "}" +
+                (optimizer.empty() ? "" : ", optimizer: " + optimizer) + "}\n",
+            "step.yaml"));
+    };
+    const auto gpu = load_gpu_preset("a100-sxm", "test");
+    const double memory = gpu.memory_bytes_per_second * gpu.memory_efficiency;
+    const double parameters = load_zoo_model("resnet50", "test").total_parameters();
+    // Bytes per parameter: read and write the states and the weights stepped, read the gradient.
+    // SGD in fp32: momentum 2×4, gradient 4, weights 2×4 = 20. Adam in mixed precision with an fp32 master
+    // copy: m, v and master 2×12, fp16 gradient 2, fp16 working copy written 2 = 28; without the master
+    // copy: 2×8 + 2 + 2×2 = 22.
+    const struct {
+        std::string precision, optimizer;
+        double bytes;
+    } cases[] = {{"fp32", "{kind: sgd}", 20}, {"fp16", "{kind: adam}", 28}, {"fp16", "{kind: adam, master_weights: none}", 22}};
+    for (const auto& c : cases) {
+        CAPTURE(c.precision, c.optimizer);
+        const auto costs = costs_of(c.precision, c.optimizer);
+        CHECK(costs.optimizer_step_s() == Approx(parameters * c.bytes / memory).epsilon(1e-12));
+        // Once per iteration, after both micro-batches.
+        CHECK(costs.single_gpu_iteration_s() ==
+              Approx(2 * (costs.forward_s() + costs.backward_s()) + costs.optimizer_step_s()).epsilon(1e-12));
+    }
+    const auto none = costs_of("fp32", "");
+    CHECK(none.optimizer_step_s() == 0);
+    CHECK(none.single_gpu_iteration_s() == Approx(2 * (none.forward_s() + none.backward_s())).epsilon(1e-12));
+    CHECK_THROWS_WITH(costs_of("fp32", "{kind: sgd}", "parameter-server"),
+                      Catch::Contains("key 'training.optimizer'") && Catch::Contains("parameter server"));
+}

@@ -88,13 +88,18 @@ public:
     double backward_s() const;
     /// What one rank of an LLM layout computes and sends; none without one.
     const LlmCosts* llm() const { return llm_ ? &*llm_ : nullptr; }
-    /// One GPU's iteration without communication: every micro-batch's forward and backward.
-    double single_gpu_iteration_s() const { return accumulation_steps_ * (forward_s() + backward_s()); }
+    /// Plain data parallelism with training.optimizer: its step over every parameter once per iteration, after
+    /// the last all-reduce, memory-bound (OptimizerSpec::step_bytes_per_parameter); 0 without one, and with an
+    /// LLM layout, whose ranks step their own shards (llm()).
+    double optimizer_step_s() const { return optimizer_step_s_; }
+    /// One GPU's iteration without communication: every micro-batch's forward and backward, then the optimizer step.
+    double single_gpu_iteration_s() const { return accumulation_steps_ * (forward_s() + backward_s()) + optimizer_step_s_; }
 
 private:
     NcclParameters nccl_ = nccl_defaults();
     int gpus_per_node_ = 1;
     int accumulation_steps_ = 1;
+    double optimizer_step_s_ = 0;
     LinkModel intra_node_;
     LinkModel nic_;
     std::vector<NetworkFit> calibrated_collectives_;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "dtsim/name_table.hpp"
+#include "dtsim/precision.hpp"
 
 namespace dtsim {
 
@@ -65,6 +66,10 @@ struct OptimizerSpec {
     /// Optimizer state per parameter, in bytes: Adam's fp32 momentum and variance (8), plus the fp32 master
     /// copy (4) in mixed precision; SGD with momentum keeps one fp32 buffer (4). The ZeRO paper's K.
     double state_bytes_per_parameter(bool mixed_precision) const;
+    /// Memory traffic of one step per parameter: it reads and writes its states, reads the gradient, and
+    /// reads and writes the weights it updates: the fp32 master copy (then writes the working copy) in
+    /// mixed precision, else the weights themselves.
+    double step_bytes_per_parameter(Precision precision) const;
 };
 
 /// The layout, schedule and sharding of a large-model job; absent in a plain data-parallel scenario.
@@ -75,7 +80,6 @@ struct LlmSpec {
     bool fsdp = false;         // training.strategy.kind: fsdp
     FsdpSharding fsdp_sharding = FsdpSharding::full;
     bool prefetch = true;      // ZeRO-3/FSDP: gather the next layer's parameters during this one's compute
-    OptimizerSpec optimizer;
     Recompute recompute = Recompute::none;
     int sequence_length = 0;   // tokens per sequence (the zoo's unless the scenario sets model.sequence_length)
     double expert_imbalance = 0;  // MoE: coefficient of variation of the tokens an expert rank receives

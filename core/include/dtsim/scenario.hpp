@@ -151,7 +151,12 @@ struct TrainingSpec {
     Fidelity fidelity = Fidelity::step;
     StragglerSpec stragglers;
     CompressionSpec compression;
+    /// training.optimizer: priced once per iteration, memory-bound. An LLM layout always runs one (Adam unless
+    /// given); plain data parallelism runs the one given, none without it (docs/scenario.md).
+    std::optional<OptimizerSpec> optimizer;
     std::optional<LlmSpec> llm;  // tensor/pipeline/context/expert parallelism, ZeRO or FSDP (docs/llm.md)
+    /// The optimizer whose states the GPUs hold and an LLM layout steps: the one given, else Adam.
+    OptimizerSpec optimizer_or_adam() const { return optimizer.value_or(OptimizerSpec{}); }
 };
 
 /// Deliberate faults for testing the simulator itself.

@@ -7,8 +7,10 @@
 #include <vector>
 
 #include "communication_thread.hpp"
+#include "dtsim/straggler_model.hpp"
 #include "gradient_data.hpp"
 #include "half_precision.hpp"
+#include "modelled_timeline.hpp"
 #include "ring_allreduce.hpp"
 #include "powersgd.hpp"
 #include "topk_compression.hpp"
@@ -24,6 +26,9 @@ void run_iterations(MeasureSetup& setup, const std::function<void(int iteration,
     for (int it = 0; it < setup.scenario.training.iterations; ++it) {
         compute_iteration(setup, it, [&](int k) { comm.submit([&synchronise, it, k] { synchronise(it, k); }); });
         comm.wait_idle();
+        // training.optimizer: modelled as the simulator prices it (CostModel::optimizer_step_s).
+        ModelledTimeline(setup, it).run("optimizer", 0,
+                                        setup.costs.optimizer_step_s() * compute_effect(setup.scenario, setup.rank, it).factor);
         setup.log.iteration_done(it, setup.clock.now());
     }
 }
