@@ -1,6 +1,5 @@
 // The GUI tests' main: a QApplication on the offscreen platform (set before it exists, so that test
-// discovery at build time works without a display), then Catch2.
-#define CATCH_CONFIG_RUNNER
+// discovery at build time works without a display), then Catch2 (its implementation is in tests/support/catch_session.cpp).
 #include <QApplication>
 #include <catch2/catch.hpp>
 
