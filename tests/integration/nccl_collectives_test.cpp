@@ -9,6 +9,8 @@
 
 #include "test_support.hpp"
 
+namespace nccl_collectives_test {
+
 using namespace dtsim;
 
 namespace {
@@ -110,3 +112,5 @@ TEST_CASE("nccl: LL carries half a payload per byte moved", "[integration][nccl]
     const double simple = allreduce_time(cluster, bytes, "{algorithm: ring, protocol: simple}");
     CHECK(relative_error(simple, ring_simple_latency_s(8, 1) + bus) <= 1e-6);
 }
+
+}  // namespace nccl_collectives_test

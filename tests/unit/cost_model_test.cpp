@@ -9,6 +9,8 @@
 #include "dtsim/hardware.hpp"
 #include "test_support.hpp"
 
+namespace cost_model_test {
+
 using namespace dtsim;
 
 namespace {
@@ -142,3 +144,5 @@ TEST_CASE("every name table names each value once and reads it back", "[unit][vo
     CHECK(kCompressionKindNames.name(CompressionKind::powersgd) == "powersgd");
     CHECK(kNetworkOpNames.choices() == "allreduce | allgather | reducescatter | broadcast | alltoall | sendrecv | exchange | pingpong");
 }
+
+}  // namespace cost_model_test

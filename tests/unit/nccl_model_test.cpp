@@ -7,6 +7,8 @@
 #include "dtsim/scenario.hpp"
 #include "test_support.hpp"
 
+namespace nccl_model_test {
+
 using namespace dtsim;
 
 namespace {
@@ -101,3 +103,5 @@ TEST_CASE("nccl: scenario keys are read and bad values named", "[unit][nccl]") {
     CHECK_THAT(error_of("{kind: allreduce, algorithm: nccl, nccl: {algorithm: nvls, protocol: ll}}"),
                Catch::Contains("simple protocol only"));
 }
+
+}  // namespace nccl_model_test

@@ -3,6 +3,8 @@
 #include "dtsim/input_error.hpp"
 #include "dtsim/utf8_text.hpp"
 
+namespace utf8_text_test {
+
 using namespace dtsim;
 
 TEST_CASE("invalid_utf8_offset finds the first byte that is not well-formed UTF-8", "[unit][utf8]") {
@@ -42,3 +44,5 @@ TEST_CASE("require_utf8 names where the text came from and the first bad byte", 
                       "here: expected UTF-8 text, got the byte 0xff in '..." + std::string(20, 'a') + "\\xff" +
                           std::string(19, 'b') + "...'");
 }
+
+}  // namespace utf8_text_test
