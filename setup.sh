@@ -31,10 +31,23 @@ install_missing() {
   fi
 }
 
+# Runs a phase and prints its wall time and the CPU time of it and its children, so that every log (CI's
+# included) shows where the time goes (bench/ci-time/run.sh collects these lines).
+phase() {
+  local name="$1"
+  shift
+  local TIMEFORMAT="== time: $name: %0R s wall, %0U s user + %0S s sys"
+  time "$@"
+}
+
+build_preset() {
+  cmake --preset "$1" >/dev/null
+  cmake --build --preset "$1"
+}
+
 build() {
   echo "== building (build/)"
-  cmake --preset release >/dev/null
-  cmake --build --preset release
+  phase "release build" build_preset release
 }
 
 demo() {
@@ -53,13 +66,13 @@ demo() {
 
 run_tests() {
   echo "== tests (release build)"
-  ctest --preset release
+  phase "release tests" ctest --preset release
   echo "== unit and integration tests under AddressSanitizer + UndefinedBehaviorSanitizer (build-sanitize/)"
-  cmake --preset sanitize >/dev/null
-  cmake --build --preset sanitize
-  ctest --preset sanitize
-  echo "== fuzzing the scenario loader and the profile reader (build-fuzz/)"
-  tools/run-fuzz.sh 25
+  phase "sanitize build" build_preset sanitize
+  phase "sanitize tests" ctest --preset sanitize
+  echo "== fuzzing the scenario loader, the profile reader and the nccl-tests log reader (build-fuzz/)"
+  phase "fuzz build" build_preset fuzz
+  phase "fuzz run" tools/run-fuzz.sh 25
 }
 
 case "${1:-}" in

@@ -13,6 +13,8 @@
 #include "plan_table_model.hpp"
 #include "run_list_model.hpp"
 
+namespace advise_view_test {
+
 using namespace dtsim;
 using namespace dtsim::gui;
 
@@ -79,3 +81,5 @@ TEST_CASE("gui::AdviseView: advise runs into the open database, its points open 
         CHECK(view->plan_table()->rowCount() == 0);
     }
 }
+
+}  // namespace advise_view_test

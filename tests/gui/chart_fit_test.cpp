@@ -16,6 +16,8 @@
 #include "series_legend.hpp"
 #include "speedup_view.hpp"
 
+namespace chart_fit_test {
+
 using namespace dtsim;
 using namespace dtsim::gui;
 
@@ -152,3 +154,5 @@ TEST_CASE("gui::MainWindow: the run browser shows its columns through the strate
     CHECK(table->columnViewportPosition(RunListModel::strategy) + table->columnWidth(RunListModel::strategy) <=
           table->viewport()->width());
 }
+
+}  // namespace chart_fit_test

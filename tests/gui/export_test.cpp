@@ -14,6 +14,8 @@
 #include "timeline_widget.hpp"
 #include "view_export.hpp"
 
+namespace export_test {
+
 using namespace dtsim;
 using namespace dtsim::gui;
 
@@ -104,3 +106,5 @@ TEST_CASE("gui exports replace a file whole, never one the window reads", "[gui]
     }
     std::filesystem::permissions(dir.file("locked"), std::filesystem::perms::owner_all);
 }
+
+}  // namespace export_test

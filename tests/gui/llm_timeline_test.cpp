@@ -11,6 +11,8 @@
 #include "run_database.hpp"
 #include "timeline_widget.hpp"
 
+namespace llm_timeline_test {
+
 using namespace dtsim;
 using namespace dtsim::gui;
 using dtsim::gui::test::kUnit;
@@ -163,3 +165,5 @@ TEST_CASE("gui::TimelineWidget: a data-parallel run keeps the plain kind colours
     const QRgb comm = image.pixel(timeline.x_at_time(10 * kUnit), TimelineWidget::kAxisHeight + 8) | 0xFF000000u;
     CHECK(comm == kKindRgb[static_cast<size_t>(Lane::comm)]);
 }
+
+}  // namespace llm_timeline_test

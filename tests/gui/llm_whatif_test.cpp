@@ -7,6 +7,8 @@
 #include "gui_fixtures.hpp"
 #include "whatif_panel.hpp"
 
+namespace llm_whatif_test {
+
 using namespace dtsim;
 using namespace dtsim::gui;
 
@@ -97,3 +99,5 @@ TEST_CASE("gui::whatif_overrides: the other large-model knobs, and FSDP's shardi
     fsdp.strategy = "allreduce/ring";  // another strategy: the sharding knob does not apply
     CHECK(whatif_overrides(fsdp, kNoFile) == std::vector<std::string>{"training.strategy={kind: allreduce, algorithm: ring, bucket: 50MB}"});
 }
+
+}  // namespace llm_whatif_test

@@ -9,6 +9,8 @@
 #include "run_list_model.hpp"
 #include "scaling_series.hpp"
 
+namespace models_test {
+
 using namespace dtsim;
 using namespace dtsim::gui;
 
@@ -126,3 +128,5 @@ TEST_CASE("gui::RunListModel: names show escaped, no control character reaches t
     CHECK(model.data(model.index(0, RunListModel::scenario)).toString() == QStringLiteral("esc\\x1b[31mred"));
     CHECK(model.data(model.index(0, RunListModel::strategy)).toString() == QStringLiteral("ring\\x07"));
 }
+
+}  // namespace models_test

@@ -8,6 +8,8 @@
 #include "main_window.hpp"
 #include "run_list_model.hpp"
 
+namespace open_errors_test {
+
 using namespace dtsim;
 using namespace dtsim::gui;
 
@@ -37,3 +39,5 @@ TEST_CASE("gui::MainWindow: a missing or corrupt database shows an error dialog 
     CHECK(window.error_dialog()->icon() == QMessageBox::Critical);
     CHECK(window.run_list()->rowCount() == 5);  // the previous database stays open
 }
+
+}  // namespace open_errors_test

@@ -5,6 +5,8 @@
 #include "gui_fixtures.hpp"
 #include "run_database.hpp"
 
+namespace run_database_test {
+
 using namespace dtsim;
 using namespace dtsim::gui;
 
@@ -43,3 +45,5 @@ TEST_CASE("gui::RunDatabase: a damaged row hides no other run", "[gui]") {
     for (const auto& run : runs) CHECK(run.id != 2);
     CHECK(db.load(3));
 }
+
+}  // namespace run_database_test

@@ -8,6 +8,8 @@
 #include "kind_palette.hpp"
 #include "main_window.hpp"
 
+namespace screenshot_test {
+
 using namespace dtsim;
 using namespace dtsim::gui;
 
@@ -109,3 +111,5 @@ TEST_CASE("gui::dtsim-gui: --screenshot writes the PNG, --help names the program
         CHECK(text.count(QStringLiteral("dtsim-gui: error:")) == 1);  // one message (Qt's own warnings aside)
     }
 }
+
+}  // namespace screenshot_test

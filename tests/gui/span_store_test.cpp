@@ -7,6 +7,8 @@
 #include "span_store.hpp"
 #include "time_axis.hpp"
 
+namespace span_store_test {
+
 using namespace dtsim;
 using namespace dtsim::gui;
 using dtsim::gui::test::kUnit;
@@ -163,3 +165,5 @@ TEST_CASE("gui::SpanStore: totals of uneven, overlapping spans match a brute-for
         CHECK(totals.seconds[1] == Approx(expected).margin(1e-9));
     }
 }
+
+}  // namespace span_store_test

@@ -6,6 +6,8 @@
 #include "gui_fixtures.hpp"
 #include "timeline_widget.hpp"
 
+namespace timeline_interaction_test {
+
 using namespace dtsim;
 using namespace dtsim::gui;
 using dtsim::gui::test::kUnit;
@@ -121,3 +123,5 @@ TEST_CASE("gui::TimelineWidget: lane filter and collapsed nodes", "[gui]") {
     QTest::mouseClick(&f.timeline, Qt::LeftButton, Qt::NoModifier, QPoint(20, TimelineWidget::kAxisHeight + 5));
     CHECK(f.timeline.rows().size() == 4);
 }
+
+}  // namespace timeline_interaction_test

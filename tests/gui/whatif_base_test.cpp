@@ -18,6 +18,8 @@
 #include "run_list_model.hpp"
 #include "whatif_panel.hpp"
 
+namespace whatif_base_test {
+
 using namespace dtsim;
 using namespace dtsim::gui;
 
@@ -196,3 +198,5 @@ TEST_CASE("gui::WhatIfPanel: starts from the selected run's scenario and knobs t
     REQUIRE(stored.profile);
     CHECK(std::filesystem::path(stored.profile->file).stem() == "dgx-h100.datasheet");
 }
+
+}  // namespace whatif_base_test

@@ -13,6 +13,8 @@
 #include "run_list_model.hpp"
 #include "whatif_panel.hpp"
 
+namespace whatif_test {
+
 using namespace dtsim;
 using namespace dtsim::gui;
 
@@ -115,3 +117,5 @@ TEST_CASE("gui::whatif_arguments: every knob gives a command line the real CLI a
     CHECK(runs[0].strategy.find("tree") != std::string::npos);
     CHECK(runs[1].strategy.find("parameter-server") != std::string::npos);
 }
+
+}  // namespace whatif_test

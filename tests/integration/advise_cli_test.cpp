@@ -10,6 +10,8 @@
 
 #include "test_support.hpp"
 
+namespace advise_cli_test {
+
 using namespace dtsim;
 
 namespace {
@@ -85,3 +87,5 @@ TEST_CASE("advise refuses a study it cannot run, naming the file and key", "[int
     CHECK(cluster.exit_code == 2);
     CHECK_THAT(cluster.output, Catch::Contains("options") && Catch::Contains("cluster"));
 }
+
+}  // namespace advise_cli_test

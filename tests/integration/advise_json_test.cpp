@@ -10,6 +10,8 @@
 #include "dtsim/run_store.hpp"
 #include "test_support.hpp"
 
+namespace advise_json_test {
+
 using namespace dtsim;
 
 TEST_CASE("advise --json lists every simulated configuration with its stored run and the frontier", "[integration][cli][advise]") {
@@ -62,3 +64,5 @@ TEST_CASE("advise --json lists every simulated configuration with its stored run
     CHECK(cheap[1]["pareto"] == tie);
     for (const auto& c : advice[1]["configurations"]) CHECK(c["pareto"] == false);
 }
+
+}  // namespace advise_json_test

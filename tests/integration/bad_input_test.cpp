@@ -12,6 +12,8 @@
 
 #include "test_support.hpp"
 
+namespace bad_input_test {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -163,3 +165,5 @@ TEST_CASE("an empty scenario file name is named as such", "[integration][input]"
     CHECK(result.output.find("'' (an empty file name): expected the name of a file to read") != std::string::npos);
     CHECK(lines_of(result.output).size() == 1);
 }
+
+}  // namespace bad_input_test

@@ -9,6 +9,8 @@
 #include "dtsim/profile.hpp"
 #include "test_support.hpp"
 
+namespace calibrated_collective_test {
+
 using namespace dtsim;
 
 namespace {
@@ -92,3 +94,5 @@ TEST_CASE("an exchange both ways with one peer costs what the profile's pair exc
     // A ring's neighbours differ: its steps are not pair exchanges.
     CHECK(allreduce_comm_s(dir, profile, 8) == Approx(replay_s(8)).epsilon(1e-9));
 }
+
+}  // namespace calibrated_collective_test

@@ -20,6 +20,8 @@
 
 #include "test_support.hpp"
 
+namespace cli_integrity_test {
+
 using namespace dtsim;
 namespace fs = std::filesystem;
 
@@ -280,3 +282,5 @@ TEST_CASE("an interrupted sweep stops its simulations and removes its scratch fo
     }
     CHECK(fs::is_empty(scratch_parent));
 }
+
+}  // namespace cli_integrity_test

@@ -8,6 +8,8 @@
 
 #include "test_support.hpp"
 
+namespace cli_outputs_test {
+
 using namespace dtsim;
 
 TEST_CASE("simulate creates the folders of its outputs", "[integration][cli][outputs]") {
@@ -89,3 +91,5 @@ TEST_CASE("runs list shows each run's overrides and label, filters with --where,
     CHECK(labelled.exit_code == 0);
     CHECK_THAT(labelled.output, Catch::Contains("\n2,predicted,small,four nodes,allreduce/ring,"));
 }
+
+}  // namespace cli_outputs_test

@@ -6,6 +6,8 @@
 
 #include "test_support.hpp"
 
+namespace cli_test {
+
 using namespace dtsim;
 
 namespace {
@@ -129,3 +131,5 @@ TEST_CASE("an unknown subcommand is named, with --help too, and exits 2", "[inte
     CHECK(test::run_dtsim({"simulate", "--help"}).exit_code == 0);
     CHECK(test::run_dtsim({"--version"}).exit_code == 0);
 }
+
+}  // namespace cli_test

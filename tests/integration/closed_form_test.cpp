@@ -6,6 +6,8 @@
 
 #include "test_support.hpp"
 
+namespace closed_form_test {
+
 using namespace dtsim;
 
 namespace {
@@ -110,3 +112,5 @@ TEST_CASE("a fat-tree without oversubscription gives the ring its closed form", 
     const auto oversubscribed = load_scenario_text(text, "fat-tree.yaml", {"cluster.fabric={topology: fat-tree, radix: 8, oversubscription: 4}"});
     CHECK(test::simulate_in_child(oversubscribed).summary.iteration_time_s >= expected * (1 - 1e-9));
 }
+
+}  // namespace closed_form_test

@@ -9,6 +9,8 @@
 #include "dtsim/sim/compression.hpp"
 #include "test_support.hpp"
 
+namespace codec_calibration_test {
+
 using namespace dtsim;
 
 namespace {
@@ -158,3 +160,5 @@ TEST_CASE("ranks that time-share cores (compute.shared_cores) code at once on th
         CHECK(spans.at("decode") == Approx(9 * closed_form(3, kGradientBytes / 5)).epsilon(1e-9));
     }
 }
+
+}  // namespace codec_calibration_test

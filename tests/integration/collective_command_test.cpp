@@ -7,6 +7,8 @@
 
 #include "test_support.hpp"
 
+namespace collective_command_test {
+
 TEST_CASE("dtsim collective times a ring all-reduce and an all-gather to their closed forms", "[integration][collective]") {
     const dtsim::test::TempDir dir;
     constexpr int kNodes = 4;
@@ -40,3 +42,5 @@ TEST_CASE("dtsim collective times a ring all-reduce and an all-gather to their c
     CHECK(bad_size.exit_code == 2);
     CHECK(bad_size.output.find("--bytes 'lots'") != std::string::npos);
 }
+
+}  // namespace collective_command_test

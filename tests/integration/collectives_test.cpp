@@ -8,6 +8,8 @@
 
 #include "test_support.hpp"
 
+namespace collectives_test {
+
 using namespace dtsim;
 
 namespace {
@@ -119,3 +121,5 @@ TEST_CASE("on one rank every all-reduce algorithm has nothing to exchange", "[in
         CHECK(allreduce_time(1, algorithm) == 0);
     }
 }
+
+}  // namespace collectives_test

@@ -7,6 +7,8 @@
 #include "dtsim/run_json.hpp"
 #include "test_support.hpp"
 
+namespace compare_cli_test {
+
 using namespace dtsim;
 
 namespace {
@@ -101,3 +103,5 @@ TEST_CASE("dtsim compare refuses a missing run id or an unreadable file with one
     CHECK(result.exit_code == 2);
     CHECK(result.output.find("run 7: no run with this id") != std::string::npos);
 }
+
+}  // namespace compare_cli_test

@@ -5,6 +5,8 @@
 #include "dtsim/sim/compression.hpp"
 #include "test_support.hpp"
 
+namespace compression_test {
+
 using namespace dtsim;
 
 namespace {
@@ -67,3 +69,5 @@ TEST_CASE("PowerSGD all-reduces two low-rank factors", "[integration][compressio
     CHECK(bucket.encode_s > 0);
     CHECK(bucket.decode_s > 0);
 }
+
+}  // namespace compression_test

@@ -9,6 +9,8 @@
 #include "dtsim/profile.hpp"
 #include "test_support.hpp"
 
+namespace cross_validation_test {
+
 using namespace dtsim;
 
 namespace {
@@ -150,3 +152,5 @@ TEST_CASE("a ring's first step costs the one-at-a-time fit, its others the back-
         CHECK(std::abs(row.at("relative_error").get<double>()) < 1e-4);  // a flow carries whole bytes: < 1 ns a step
     }
 }
+
+}  // namespace cross_validation_test

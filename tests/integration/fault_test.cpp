@@ -7,6 +7,8 @@
 
 #include "test_support.hpp"
 
+namespace fault_test {
+
 using namespace dtsim;
 
 namespace {
@@ -181,3 +183,5 @@ TEST_CASE("a degraded rail up-link slows cross-rail traffic only", "[integration
     // The hierarchical all-reduce keeps inter-node traffic on each GPU's own rail.
     CHECK(simulate_rails("hierarchical", degraded) == Approx(simulate_rails("hierarchical", "{}")).epsilon(1e-12));
 }
+
+}  // namespace fault_test

@@ -10,6 +10,8 @@
 
 #include "test_support.hpp"
 
+namespace flow_fidelity_test {
+
 using namespace dtsim;
 
 namespace {
@@ -59,3 +61,5 @@ TEST_CASE("in flow fidelity the members of a ring all-reduce end no further apar
     // Both end when the slowest link has carried its share.
     CHECK(*std::max_element(flow.begin(), flow.end()) == Approx(*std::max_element(step.begin(), step.end())).epsilon(0.01));
 }
+
+}  // namespace flow_fidelity_test

@@ -9,6 +9,8 @@
 #include "dtsim/profile.hpp"
 #include "test_support.hpp"
 
+namespace incast_test {
+
 using namespace dtsim;
 
 namespace {
@@ -79,3 +81,5 @@ TEST_CASE("asynchronous workers and rings keep the whole port under a calibrated
         CHECK(iteration_s(dir, true, strategy) == Approx(iteration_s(dir, false, strategy)).epsilon(1e-12));
     }
 }
+
+}  // namespace incast_test

@@ -7,6 +7,8 @@
 
 #include "test_support.hpp"
 
+namespace input_size_cli_test {
+
 using namespace dtsim;
 
 TEST_CASE("a scenario or profile beyond 16 MiB, or without end, is refused with exit 2", "[integration][input]") {
@@ -37,3 +39,5 @@ TEST_CASE("a scenario or profile beyond 16 MiB, or without end, is refused with 
         CHECK_THAT(result.output, Catch::Contains("big.yaml: larger than 16 MiB"));
     }
 }
+
+}  // namespace input_size_cli_test

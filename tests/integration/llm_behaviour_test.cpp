@@ -6,6 +6,8 @@
 
 #include "test_support.hpp"
 
+namespace llm_behaviour_test {
+
 using namespace dtsim;
 
 namespace {
@@ -75,3 +77,5 @@ TEST_CASE("a layout that does not fit says so", "[integration][llm]") {
     CHECK_FALSE(run.summary.fits);
     CHECK(run.summary.memory_per_gpu_bytes > run.summary.memory_capacity_bytes);
 }
+
+}  // namespace llm_behaviour_test

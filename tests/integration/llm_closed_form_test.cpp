@@ -14,6 +14,8 @@
 #include "dtsim/model_zoo.hpp"
 #include "test_support.hpp"
 
+namespace llm_closed_form_test {
+
 using namespace dtsim;
 
 namespace {
@@ -144,3 +146,5 @@ TEST_CASE("a layout of one stage and one tensor rank is data parallelism plus it
     // Equal but for SimGrid's clock, which rounds every event to the nanosecond (surf/precision).
     CHECK(llm.summary.iteration_time_s - total(llm, 0, "optimizer") == Approx(dp.summary.iteration_time_s).margin(1e-7).epsilon(0));
 }
+
+}  // namespace llm_closed_form_test

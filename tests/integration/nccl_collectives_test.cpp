@@ -10,6 +10,8 @@
 #include "dtsim/compute_model.hpp"
 #include "test_support.hpp"
 
+namespace nccl_collectives_test {
+
 using namespace dtsim;
 
 namespace {
@@ -138,3 +140,5 @@ TEST_CASE("nccl: flow fidelity's shared flows end when step fidelity's flows per
         CHECK(relative_error(time("flow"), time("step")) <= 1e-6);
     }
 }
+
+}  // namespace nccl_collectives_test

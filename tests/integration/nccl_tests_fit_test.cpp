@@ -10,6 +10,8 @@
 
 #include "test_support.hpp"
 
+namespace nccl_tests_fit_test {
+
 namespace fs = std::filesystem;
 
 TEST_CASE("a profile fitted from an all_reduce_perf log prices the ring all-reduce it measured", "[integration][nccl_tests]") {
@@ -52,3 +54,5 @@ TEST_CASE("every bad nccl-tests log is refused naming its file and line", "[inte
         CHECK_FALSE(fs::exists(dir.file("p.json")));
     }
 }
+
+}  // namespace nccl_tests_fit_test

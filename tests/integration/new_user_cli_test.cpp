@@ -8,6 +8,8 @@
 
 #include "test_support.hpp"
 
+namespace new_user_cli_test {
+
 using namespace dtsim;
 
 namespace {
@@ -64,3 +66,5 @@ TEST_CASE("dtsim model show prints a zoo model's or a config.json's layers, para
     CHECK(unknown.exit_code == 2);
     CHECK_THAT(unknown.output, Catch::Contains("unknown zoo model 'llama2-7'"));
 }
+
+}  // namespace new_user_cli_test

@@ -3,6 +3,8 @@
 
 #include "test_support.hpp"
 
+namespace parameter_server_modes_test {
+
 using namespace dtsim;
 
 namespace {
@@ -117,3 +119,5 @@ TEST_CASE("round-robin sharding puts whole buckets on one server each", "[integr
         CHECK(aggregated == Approx(8 * 50e6));
     }
 }
+
+}  // namespace parameter_server_modes_test

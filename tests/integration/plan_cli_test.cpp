@@ -9,6 +9,8 @@
 
 #include "test_support.hpp"
 
+namespace plan_cli_test {
+
 using namespace dtsim;
 
 namespace {
@@ -120,3 +122,5 @@ TEST_CASE("plan refuses what it cannot plan, naming the key", "[integration][cli
     CHECK(resnet.exit_code == 2);
     CHECK_THAT(resnet.output, Catch::Contains("key 'model.zoo': plan needs a transformer from the zoo"));
 }
+
+}  // namespace plan_cli_test

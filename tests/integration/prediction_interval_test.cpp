@@ -6,6 +6,8 @@
 
 #include "test_support.hpp"
 
+namespace prediction_interval_test {
+
 using namespace dtsim;
 
 namespace {
@@ -79,3 +81,5 @@ TEST_CASE("simulate --uncertainty needs a profile that kept its standard errors"
     CHECK(without_profile.exit_code == 2);
     CHECK_THAT(without_profile.output, Catch::Contains("names no profile"));
 }
+
+}  // namespace prediction_interval_test

@@ -7,6 +7,8 @@
 
 #include "test_support.hpp"
 
+namespace progress_cli_test {
+
 using namespace dtsim;
 
 TEST_CASE("simulate shows no progress when stderr is not a terminal, lines when asked, nothing when quiet", "[integration][cli][progress]") {
@@ -76,3 +78,5 @@ TEST_CASE("a sweep prints each distinct scenario warning once, naming the points
     CHECK(quiet.exit_code == 0);
     CHECK(test::occurrences(quiet.output, "warning") == 0);
 }
+
+}  // namespace progress_cli_test

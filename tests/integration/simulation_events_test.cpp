@@ -11,6 +11,8 @@
 #include "dtsim/simulation_footprint.hpp"
 #include "test_support.hpp"
 
+namespace simulation_events_test {
+
 using namespace dtsim;
 
 namespace {
@@ -116,3 +118,5 @@ TEST_CASE("striped parameter servers send fewer flows than the estimate, never m
     CHECK(counted.simulated.messages <= counted.estimated);
     CHECK(counted.simulated.messages >= 2 * 2 * 2);
 }
+
+}  // namespace simulation_events_test

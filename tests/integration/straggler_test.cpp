@@ -3,6 +3,8 @@
 
 #include "test_support.hpp"
 
+namespace straggler_test {
+
 using namespace dtsim;
 
 namespace {
@@ -76,3 +78,5 @@ TEST_CASE("a pause stalls the rank for its duration", "[integration][stragglers]
     const auto paused = simulate_with(kRing, "{pause: {probability: 1, duration: 40ms}}");
     CHECK(paused.summary.iteration_time_s == Approx(nominal.summary.iteration_time_s + 0.040));
 }
+
+}  // namespace straggler_test

@@ -9,6 +9,8 @@
 #include "dtsim/sim/platform.hpp"
 #include "test_support.hpp"
 
+namespace striped_servers_test {
+
 using namespace dtsim;
 
 namespace {
@@ -111,3 +113,5 @@ TEST_CASE("servers are striped only where the group is exact", "[integration][pa
     CHECK_FALSE(fabric("{topology: fat-tree, radix: 4, oversubscription: 2}"));
     CHECK_FALSE(fabric("{topology: torus, dimensions: [5, 2]}"));
 }
+
+}  // namespace striped_servers_test

@@ -8,6 +8,8 @@
 
 #include "test_support.hpp"
 
+namespace sweep_cli_test {
+
 using namespace dtsim;
 
 TEST_CASE("a sweep skips its invalid points, runs and stores the rest, and exits 2 with a count", "[integration][cli][sweep]") {
@@ -99,3 +101,5 @@ TEST_CASE("a sweep that --max-points allows says its progress while its points a
     CHECK_THAT(result.output, Catch::Contains("checked 20/200 points\n") && Catch::Contains("checked 200/200 points\n"));
     CHECK_THAT(result.output, Catch::Contains("200 of 200 point(s) skipped"));
 }
+
+}  // namespace sweep_cli_test

@@ -9,6 +9,8 @@
 
 #include "test_support.hpp"
 
+namespace topology_test {
+
 using namespace dtsim;
 
 namespace {
@@ -178,3 +180,5 @@ TEST_CASE("a parameter server's traffic leaves a node through all of its NICs", 
     CAPTURE(simulated, 2 * phase + sum);
     CHECK(relative_error(simulated, 2 * phase + sum) <= 1e-6);
 }
+
+}  // namespace topology_test

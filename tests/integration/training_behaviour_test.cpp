@@ -6,6 +6,8 @@
 
 #include "test_support.hpp"
 
+namespace training_behaviour_test {
+
 using namespace dtsim;
 
 namespace {
@@ -74,3 +76,5 @@ TEST_CASE("same scenario and seed give byte-identical JSON", "[integration][dete
     CHECK(!ja.empty());
     CHECK(ja == jb);
 }
+
+}  // namespace training_behaviour_test

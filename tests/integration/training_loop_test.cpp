@@ -8,6 +8,8 @@
 #include "dtsim/sim/compression.hpp"
 #include "test_support.hpp"
 
+namespace training_loop_test {
+
 using namespace dtsim;
 
 namespace {
@@ -190,3 +192,5 @@ TEST_CASE("compression shrinks parameter-server pushes and pulls by its ratio", 
     // On 100 Gb/s with two servers the pushes and pulls dominate: int8 is faster.
     CHECK(int8.summary.iteration_time_s < none.summary.iteration_time_s);
 }
+
+}  // namespace training_loop_test

@@ -11,6 +11,8 @@
 #include "dtsim/scenario.hpp"
 #include "test_support.hpp"
 
+namespace validate_cli_test {
+
 using namespace dtsim;
 
 namespace {
@@ -130,3 +132,5 @@ TEST_CASE("dtsim validate takes the median of repeated measurements and a profil
     CHECK(bare.exit_code == 2);
     CHECK_THAT(bare.output, Catch::Contains("names no profile; give --profile FILE"));
 }
+
+}  // namespace validate_cli_test

@@ -18,6 +18,8 @@
 #include "dtsim/profile.hpp"
 #include "test_support.hpp"
 
+namespace runtime_calibrate_test {
+
 using namespace dtsim;
 namespace fs = std::filesystem;
 
@@ -305,3 +307,5 @@ TEST_CASE("bad calibrate options are refused with one clear message", "[mpi][cal
     CHECK(bad_poll.exit_code == 2);
     CHECK_THAT(bad_poll.output, Catch::Contains("--poll-interval: expected a duration from 0 to 10ms such as 20us, got '1s'"));
 }
+
+}  // namespace runtime_calibrate_test

@@ -8,6 +8,8 @@
 
 #include "measure_support.hpp"
 
+namespace runtime_measure_llm_test {
+
 using namespace dtsim;
 using test::measure;
 
@@ -103,3 +105,5 @@ TEST_CASE("LLM layouts the runtime cannot measure are refused with one message",
     CHECK(nccl.result.exit_code == 2);
     CHECK(nccl.result.output.find("pipeline sends are not measured with --backend nccl") != std::string::npos);
 }
+
+}  // namespace runtime_measure_llm_test

@@ -8,6 +8,8 @@
 
 #include "measure_support.hpp"
 
+namespace runtime_measure_test {
+
 using namespace dtsim;
 using test::measure;
 
@@ -307,3 +309,5 @@ TEST_CASE("a straggler's compute is slowed in the measured run by the scenario's
     }
     CHECK(forwards == 3);
 }
+
+}  // namespace runtime_measure_test

@@ -6,6 +6,8 @@
 
 #include "test_support.hpp"
 
+namespace testbed_test {
+
 using namespace dtsim;
 
 namespace {
@@ -74,3 +76,5 @@ TEST_CASE("a 2-host testbed shapes its link to the configured rate", "[mpi][test
     CHECK(test::run_command(kTestbed, {"down"}).exit_code == 0);
     CHECK(test::run_command(kTestbed, {"status"}).exit_code == 1);
 }
+
+}  // namespace testbed_test

@@ -1,3 +1,4 @@
-// The one Catch2 main of the project's tests (Debian's prebuilt main lacks benchmarking support).
-#define CATCH_CONFIG_MAIN
-#include <catch2/catch.hpp>
+// The main of the unit, integration and MPI tests (Debian's prebuilt Catch2 main lacks benchmarking support).
+#include "catch_run.hpp"
+
+int main(int argc, char** argv) { return run_catch_session(argc, argv); }

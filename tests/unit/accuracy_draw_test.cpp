@@ -9,6 +9,8 @@
 #include "scenario_draw.hpp"
 #include "test_support.hpp"
 
+namespace accuracy_draw_test {
+
 using namespace dtsim;
 
 namespace {
@@ -77,3 +79,5 @@ TEST_CASE("every drawn scenario loads and is measurable on the testbed, and the 
     CHECK(no_overlap > 0);
     CHECK(two_per_host > 0);
 }
+
+}  // namespace accuracy_draw_test

@@ -10,6 +10,8 @@
 #include "dtsim/name_table.hpp"
 #include "test_support.hpp"
 
+namespace calibration_files_test {
+
 using namespace dtsim;
 using namespace dtsim::calibrate;
 
@@ -209,3 +211,5 @@ TEST_CASE("name tables: every value of the calibration vocabularies has a name t
     CHECK(calibration_op_names().size() == kNetworkOpNames.entries.size() + kComputeOpNames.entries.size());
     CHECK_FALSE(parse_calibration_op("allreduse"));
 }
+
+}  // namespace calibration_files_test

@@ -7,6 +7,8 @@
 
 #include "dtsim/chrome_trace.hpp"
 
+namespace chrome_trace_test {
+
 using namespace dtsim;
 
 TEST_CASE("Chrome trace: one process per node, separate lanes per rank, nested spans", "[unit][trace]") {
@@ -58,3 +60,5 @@ TEST_CASE("Chrome trace: an LLM layout's communication carries its dimension as 
     CHECK(categories["forward"] == "compute");
     CHECK(categories["pipeline bubble"] == "wait");
 }
+
+}  // namespace chrome_trace_test

@@ -11,6 +11,8 @@
 #include "dtsim/model_zoo.hpp"
 #include "test_support.hpp"
 
+namespace cnn_kernels_test {
+
 using namespace dtsim;
 
 namespace {
@@ -107,3 +109,5 @@ TEST_CASE("a zoo layer's kernels need both input and epilogue, epilogues from th
     const auto plain = zoo_file(dir, "{name: c, params: 10, flops: 100, activations: 4}");
     CHECK(load_model(plain, "", "test").layers[0].kernels.empty());
 }
+
+}  // namespace cnn_kernels_test

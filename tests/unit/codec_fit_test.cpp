@@ -14,6 +14,8 @@
 #include "dtsim/input_error.hpp"
 #include "dtsim/profile.hpp"
 
+namespace codec_fit_test {
+
 using namespace dtsim;
 using namespace dtsim::calibrate;
 
@@ -292,3 +294,5 @@ TEST_CASE("dtsim::profile_from_json: a bad codec fit names the file, line and ke
         CHECK_THROWS_WITH(profile_from_json(bad, "bad.json"), Catch::Contains("key 'compute.codecs'"));
     }
 }
+
+}  // namespace codec_fit_test

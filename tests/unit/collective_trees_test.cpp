@@ -6,6 +6,8 @@
 
 #include "dtsim/collective_trees.hpp"
 
+namespace collective_trees_test {
+
 using dtsim::double_binary_tree;
 using dtsim::TreeLinks;
 
@@ -78,3 +80,5 @@ TEST_CASE("the trees are NCCL's", "[unit][collectives]") {
     CHECK(double_binary_tree(13, 0, 1).children == std::vector<int>{11});
     CHECK(double_binary_tree(13, 12, 1).parent == 11);
 }
+
+}  // namespace collective_trees_test

@@ -4,6 +4,8 @@
 #include "dtsim/buckets.hpp"
 #include "dtsim/run_metrics.hpp"
 
+namespace compute_and_buckets_test {
+
 using namespace dtsim;
 
 TEST_CASE("layer time is the roofline maximum of compute and memory time", "[unit][compute]") {
@@ -61,3 +63,5 @@ TEST_CASE("summary metrics follow from iteration ends and spans", "[unit][metric
     CHECK(s.comm_time_s == Approx(0.2));
     CHECK(s.exposed_comm_time_s == Approx(0.2));
 }
+
+}  // namespace compute_and_buckets_test

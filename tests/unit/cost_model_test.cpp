@@ -9,6 +9,8 @@
 #include "dtsim/hardware.hpp"
 #include "test_support.hpp"
 
+namespace cost_model_test {
+
 using namespace dtsim;
 
 namespace {
@@ -177,3 +179,5 @@ TEST_CASE("training.optimizer: one memory-bound step over every parameter, none 
     CHECK_THROWS_WITH(costs_of("fp32", "{kind: sgd}", "parameter-server"),
                       Catch::Contains("key 'training.optimizer'") && Catch::Contains("parameter server"));
 }
+
+}  // namespace cost_model_test

@@ -9,6 +9,8 @@
 #include "dtsim/scenario.hpp"
 #include "test_support.hpp"
 
+namespace dp_published_test {
+
 using namespace dtsim;
 
 namespace {
@@ -85,3 +87,5 @@ TEST_CASE("every dp-published row builds the scenario it describes", "[unit][ben
     CHECK(parameter_server_rows > 0);
     CHECK(beyond_one_node > 0);
 }
+
+}  // namespace dp_published_test

@@ -4,6 +4,8 @@
 #include "dtsim/cost_model.hpp"
 #include "dtsim/scenario.hpp"
 
+namespace fabric_scenario_test {
+
 using namespace dtsim;
 
 namespace {
@@ -76,3 +78,5 @@ TEST_CASE("fabric errors name the key, also when --set gave it", "[unit][scenari
                       Catch::Contains("command line (--set cluster.fabric=") &&
                           Catch::Contains("key 'cluster.fabric.dimensions[1]'"));
 }
+
+}  // namespace fabric_scenario_test

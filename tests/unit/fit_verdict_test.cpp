@@ -3,6 +3,8 @@
 
 #include "dtsim/calibrate/fit_verdict.hpp"
 
+namespace fit_verdict_test {
+
 using namespace dtsim;
 using namespace dtsim::calibrate;
 
@@ -66,3 +68,5 @@ TEST_CASE("a fit's verdict names what is physically implausible or poorly measur
     CHECK(says(verdicts[5], "3 stalled iterations left out"));
     CHECK(to_string(FitRating::check) == "check");
 }
+
+}  // namespace fit_verdict_test

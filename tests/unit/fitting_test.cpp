@@ -6,6 +6,8 @@
 
 #include "dtsim/calibrate/fitting.hpp"
 
+namespace fitting_test {
+
 using namespace dtsim;
 using namespace dtsim::calibrate;
 
@@ -167,3 +169,5 @@ TEST_CASE("fitting rejects data it cannot fit", "[unit][fit]") {
     CHECK_THROWS_AS(fit_gemm({{1e9, 1e-3}}, Precision::fp32), std::invalid_argument);
     CHECK_THROWS_AS(evaluate_fit({}, [](double) { return 1.0; }), std::invalid_argument);
 }
+
+}  // namespace fitting_test

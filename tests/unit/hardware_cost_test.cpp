@@ -7,6 +7,8 @@
 #include "dtsim/data_paths.hpp"
 #include "dtsim/hardware_cost.hpp"
 
+namespace hardware_cost_test {
+
 using namespace dtsim;
 
 TEST_CASE("iterations_for: a target in tokens, samples or iterations, the last iteration whole", "[unit][advise]") {
@@ -113,3 +115,5 @@ TEST_CASE("advise objectives: each named once and read back", "[unit][advise][vo
     for (const auto& [objective, name] : kObjectiveNames.entries) CHECK(kObjectiveNames.parse(name) == objective);
     CHECK(kObjectiveNames.name(Objective::tokens_per_dollar) == "tokens-per-dollar");
 }
+
+}  // namespace hardware_cost_test

@@ -4,6 +4,8 @@
 #include "dtsim/incast.hpp"
 #include "dtsim/profile.hpp"
 
+namespace incast_test {
+
 using namespace dtsim;
 
 namespace {
@@ -58,3 +60,5 @@ TEST_CASE("a profile's incast is its all-to-all's rate against a perfectly share
     profile.network.erase(profile.network.begin());
     CHECK(inter_node_incast(profile).empty());
 }
+
+}  // namespace incast_test

@@ -11,6 +11,8 @@
 #include "dtsim/scenario.hpp"
 #include "test_support.hpp"
 
+namespace llm_layout_test {
+
 using namespace dtsim;
 
 namespace {
@@ -149,3 +151,5 @@ TEST_CASE("inconsistent LLM layouts are refused at their key", "[unit][llm][inpu
     ps.replace(ps.find("{kind: allreduce}"), 17, "{kind: parameter-server}");
     CHECK(load_error(ps).find("training.zero") != std::string::npos);
 }
+
+}  // namespace llm_layout_test

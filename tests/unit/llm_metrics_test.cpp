@@ -7,6 +7,8 @@
 #include "dtsim/run_metrics.hpp"
 #include "dtsim/timeline_names.hpp"
 
+namespace llm_metrics_test {
+
 using namespace dtsim;
 
 namespace {
@@ -145,3 +147,5 @@ TEST_CASE("an LLM layout is described by its degrees and what is not the default
                                              "training: {strategy: {kind: allreduce}}\n", "dp.yaml").training) ==
           "allreduce/ring");
 }
+
+}  // namespace llm_metrics_test

@@ -11,6 +11,8 @@
 #include "powersgd.hpp"
 #include "topk_compression.hpp"
 
+namespace measure_data_test {
+
 using namespace dtsim;
 using namespace dtsim::runtime;
 
@@ -157,3 +159,5 @@ TEST_CASE("PowerSGD reconstructs a matrix of rank at most r exactly and gives or
     multiply_p_qt(p, q, m, r, approximation);
     for (std::size_t i = 0; i < m * m; ++i) CHECK(approximation[i] == Approx(matrix[i]).margin(1e-3));
 }
+
+}  // namespace measure_data_test

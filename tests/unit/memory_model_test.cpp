@@ -5,6 +5,8 @@
 #include "dtsim/memory_model.hpp"
 #include "dtsim/scenario.hpp"
 
+namespace memory_model_test {
+
 using namespace dtsim;
 
 TEST_CASE("ZeRO model states: the paper's 7.5B-parameter example on 64 GPUs", "[unit][memory]") {
@@ -82,3 +84,5 @@ TEST_CASE("estimate_memory of Llama 2 7B on 8 GPUs: ZeRO 0 does not fit, ZeRO 3 
     CHECK(sharded.fits());
     CHECK(describe_fit(sharded.peak(), sharded.capacity) == "fits: 16.6 of 80.0 GB");
 }
+
+}  // namespace memory_model_test

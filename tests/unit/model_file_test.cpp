@@ -10,6 +10,8 @@
 #include "dtsim/scenario.hpp"
 #include "test_support.hpp"
 
+namespace model_file_test {
+
 using namespace dtsim;
 
 namespace {
@@ -83,3 +85,5 @@ TEST_CASE("model.zoo takes a model file beside the scenario, then in the working
     CHECK(names_model_file("config.json"));
     CHECK(names_model_file("./x"));
 }
+
+}  // namespace model_file_test

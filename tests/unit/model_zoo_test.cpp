@@ -7,6 +7,8 @@
 #include "dtsim/data_paths.hpp"
 #include "dtsim/model_zoo.hpp"
 
+namespace model_zoo_test {
+
 using namespace dtsim;
 
 TEST_CASE("zoo parameter totals are within 1 % of the published counts", "[unit][zoo]") {
@@ -64,3 +66,5 @@ TEST_CASE("Llama-style and mixture-of-experts entries follow their public config
         CHECK(model.forward_flops_per_sample() == Approx(c.layers * per_block + 2 * n * c.d * c.vocab).epsilon(1e-12));
     }
 }
+
+}  // namespace model_zoo_test

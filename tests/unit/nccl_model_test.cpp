@@ -7,6 +7,8 @@
 #include "dtsim/scenario.hpp"
 #include "test_support.hpp"
 
+namespace nccl_model_test {
+
 using namespace dtsim;
 
 namespace {
@@ -113,3 +115,5 @@ TEST_CASE("nccl: scenario keys are read and bad values named", "[unit][nccl]") {
                Catch::Contains("s.yaml:5") && Catch::Contains("nvls: false"));
     CHECK_THAT(error_of("{kind: allreduce, algorithm: nccl, nccl: {nvls: maybe}}"), Catch::Contains("nvls"));
 }
+
+}  // namespace nccl_model_test

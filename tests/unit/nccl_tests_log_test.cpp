@@ -8,6 +8,8 @@
 #include "dtsim/input_error.hpp"
 #include "test_support.hpp"
 
+namespace nccl_tests_log_test {
+
 using namespace dtsim;
 using namespace dtsim::calibrate;
 
@@ -196,3 +198,5 @@ TEST_CASE("bad nccl-tests logs are refused naming the file, the line and what wa
                Contains("CPU time"));
     CHECK_THAT(refusal(allreduce_log(4, "", "#  Rank  x on\n")), Contains("bad.log:9:") && Contains("expected a device line"));
 }
+
+}  // namespace nccl_tests_log_test

@@ -6,6 +6,8 @@
 #include "dtsim/input_error.hpp"
 #include "dtsim/scenario.hpp"
 
+namespace node_preset_test {
+
 using namespace dtsim;
 
 namespace {
@@ -97,3 +99,5 @@ TEST_CASE("a profile of another GPU is refused unless profile_mismatch: allow", 
                                          std::string(kRest),
                                      "s.yaml"));
 }
+
+}  // namespace node_preset_test

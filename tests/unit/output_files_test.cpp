@@ -10,6 +10,8 @@
 #include "dtsim/output_files.hpp"
 #include "test_support.hpp"
 
+namespace output_files_test {
+
 using namespace dtsim;
 namespace fs = std::filesystem;
 
@@ -69,3 +71,5 @@ TEST_CASE("prepare_output_files refuses an output that is an input or another ou
     CHECK(fs::is_directory(dir.file("out")));
     CHECK_FALSE(fs::exists(dir.file("out/a.json")));
 }
+
+}  // namespace output_files_test

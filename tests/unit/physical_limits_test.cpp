@@ -11,6 +11,8 @@
 #include "dtsim/simulation_footprint.hpp"
 #include "test_support.hpp"
 
+namespace physical_limits_test {
+
 using namespace dtsim;
 
 namespace {
@@ -109,3 +111,5 @@ TEST_CASE("a large run's estimate is said before it starts, a small one's is not
     CHECK_THAT(*note, Catch::Contains("sends about 67.1 M messages (33.5 M per iteration)"));
     CHECK_FALSE(large_run_note(load_scenario_text(kBase, "scenario.yaml", {"cluster.nodes=512"})));
 }
+
+}  // namespace physical_limits_test

@@ -7,6 +7,8 @@
 #include "dtsim/input_error.hpp"
 #include "dtsim/plan_space.hpp"
 
+namespace plan_space_test {
+
 using namespace dtsim;
 
 namespace {
@@ -153,3 +155,5 @@ TEST_CASE("plan's search keys: each named once and read back", "[unit][plan][voc
     }
     CHECK(kPlanKeyNames.name(PlanKey::recompute) == "recompute");  // the last value
 }
+
+}  // namespace plan_space_test

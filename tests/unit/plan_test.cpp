@@ -6,6 +6,8 @@
 
 #include "dtsim/calibrate/plan.hpp"
 
+namespace plan_test {
+
 using namespace dtsim;
 using namespace dtsim::calibrate;
 
@@ -67,3 +69,5 @@ TEST_CASE("calibrate::make_plan: ring steps of the smaller collective groups", "
     CHECK(two_by_two.count({LinkClass::intra_node, {0, 1}}) == 1);
     CHECK(two_by_two.count({LinkClass::inter_node, {0, 2}}) == 1);
 }
+
+}  // namespace plan_test

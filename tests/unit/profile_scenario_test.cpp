@@ -12,6 +12,8 @@
 #include "dtsim/scenario.hpp"
 #include "test_support.hpp"
 
+namespace profile_scenario_test {
+
 using namespace dtsim;
 
 namespace {
@@ -156,3 +158,5 @@ TEST_CASE("a profile's inter-node pair exchange reaches the cluster with its rin
     std::swap(profile.network[profile.network.size() - 2].model, profile.network.back().model);
     CHECK(profile.pair_exchange(LinkClass::inter_node)->extra_s(6e6) == 0);
 }
+
+}  // namespace profile_scenario_test

@@ -14,6 +14,8 @@
 #include "dtsim/profile.hpp"
 #include "test_support.hpp"
 
+namespace profile_test {
+
 using namespace dtsim;
 using namespace dtsim::calibrate;
 
@@ -633,3 +635,5 @@ TEST_CASE("a size timed longer than the next larger one and well above the one b
     const auto reloaded = profile_from_json(profile_to_json(profile), "left-out.json");
     CHECK(reloaded.left_out == profile.left_out);
 }
+
+}  // namespace profile_test

@@ -3,6 +3,8 @@
 
 #include "progress_text.hpp"
 
+namespace progress_text_test {
+
 using namespace dtsim::cli;
 
 TEST_CASE("the time still to go assumes the remaining units take as long as the done ones, and counts down", "[unit][progress]") {
@@ -52,3 +54,5 @@ TEST_CASE("a progress line says what is done of how much, how long it took and h
     simulate.elapsed_s = simulate.done_at_s = 0;  // no rate before any time has passed
     CHECK(progress_text(simulate) == "simulate: [1/4] iterations, 1.250 s simulated, 0:00 elapsed, ETA 0:00");
 }
+
+}  // namespace progress_text_test

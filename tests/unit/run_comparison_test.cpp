@@ -11,6 +11,8 @@
 #include "dtsim/units.hpp"
 #include "test_support.hpp"
 
+namespace run_comparison_test {
+
 using namespace dtsim;
 
 namespace {
@@ -140,3 +142,5 @@ TEST_CASE("large-model rows appear where either run has them, with each run's me
     CHECK(json["other"]["memory_capacity_bytes"] == 80e9);
     CHECK_FALSE(json["reference"].contains("fits"));  // no estimate: a run from before the memory model
 }
+
+}  // namespace run_comparison_test

@@ -10,6 +10,8 @@
 #include "dtsim/run_store.hpp"
 #include "test_support.hpp"
 
+namespace run_store_test {
+
 using namespace dtsim;
 
 namespace {
@@ -308,3 +310,5 @@ TEST_CASE("a database of schema version 3 opens with every run and gains overrid
     CHECK(list[1].label == "baseline, \"tree\"");
     CHECK(query(path, "SELECT version FROM schema_version") == std::vector<std::vector<double>>{{RunStore::kSchemaVersion}});
 }
+
+}  // namespace run_store_test

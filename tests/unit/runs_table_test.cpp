@@ -10,6 +10,8 @@
 #include "runs_csv.hpp"
 #include "text_table.hpp"
 
+namespace runs_table_test {
+
 using namespace dtsim;
 
 namespace {
@@ -85,3 +87,5 @@ TEST_CASE("the summary table prints zero durations as 0 and shares that add up",
     cli::print_run_summary_table(async, s, "");
     CHECK_THAT(async.str(), Catch::Contains("do not add up to 100 %"));
 }
+
+}  // namespace runs_table_test

@@ -5,6 +5,8 @@
 
 #include "dtsim/calibrate/sample_estimate.hpp"
 
+namespace sample_estimate_test {
+
 using namespace dtsim::calibrate;
 
 TEST_CASE("an injected stall moves neither the estimate nor the mean, and is counted", "[unit][calibrate]") {
@@ -45,3 +47,5 @@ TEST_CASE("a right-skewed sample keeps its tail; stalls need both rules", "[unit
     CHECK(one.spread == 0);
     CHECK_THROWS_AS(estimate_sample({}), std::invalid_argument);
 }
+
+}  // namespace sample_estimate_test

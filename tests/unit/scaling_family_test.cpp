@@ -2,6 +2,8 @@
 
 #include "dtsim/scaling_family.hpp"
 
+namespace scaling_family_test {
+
 using namespace dtsim;
 
 TEST_CASE("core::scaling_family: only the cluster size may differ within a family", "[core][compare]") {
@@ -13,3 +15,5 @@ TEST_CASE("core::scaling_family: only the cluster size may differ within a famil
     CHECK(scaling_family("t", a) != scaling_family("s", a));
     CHECK(scaling_family("imported", "{not: [yaml") == "imported");
 }
+
+}  // namespace scaling_family_test

@@ -11,6 +11,8 @@
 #include "dtsim/scenario.hpp"
 #include "test_support.hpp"
 
+namespace scenario_test {
+
 using namespace dtsim;
 
 namespace {
@@ -190,3 +192,5 @@ TEST_CASE("faults and backup workers are read from the scenario and --set", "[un
     CHECK(load_scenario_text(kBase, "scenario.yaml").training.strategy.backup_workers == 0);
     CHECK_FALSE(load_scenario_text(kBase, "scenario.yaml").training.stragglers.node_failure.any());
 }
+
+}  // namespace scenario_test

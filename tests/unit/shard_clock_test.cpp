@@ -3,6 +3,8 @@
 
 #include "dtsim/shard_clock.hpp"
 
+namespace shard_clock_test {
+
 using dtsim::ShardClock;
 using Workers = std::vector<int>;
 
@@ -39,3 +41,5 @@ TEST_CASE("staleness s lets a worker run s clocks ahead of the slowest push", "[
     CHECK(clock.applied(1, 1) == Workers{1});
     CHECK(clock.complete() == 2);
 }
+
+}  // namespace shard_clock_test

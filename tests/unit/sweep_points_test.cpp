@@ -3,6 +3,8 @@
 #include "dtsim/input_error.hpp"
 #include "sweep_points.hpp"
 
+namespace sweep_points_test {
+
 using namespace dtsim;
 
 TEST_CASE("sweep values split on top-level commas only", "[unit][sweep]") {
@@ -42,3 +44,5 @@ TEST_CASE("a sweep's warnings are said once each, naming the points that give th
     CHECK(cli::sweep_warnings({{"small"}}) == std::vector<std::string>{"small (point 1)"});
     CHECK(cli::sweep_warnings({{}, {}}).empty());
 }
+
+}  // namespace sweep_points_test

@@ -9,6 +9,8 @@
 #include "dtsim/scenario.hpp"
 #include "dtsim/run_metrics.hpp"
 
+namespace training_loop_compute_test {
+
 using namespace dtsim;
 
 namespace {
@@ -124,3 +126,5 @@ TEST_CASE("gradient accumulation counts every micro-batch's samples and compute"
     CHECK(scenario.samples_per_gpu_iteration() == 32);
     CHECK(CostModel(scenario).single_gpu_iteration_s() == Approx(4 * 0.090));
 }
+
+}  // namespace training_loop_compute_test

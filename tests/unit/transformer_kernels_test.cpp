@@ -8,6 +8,8 @@
 #include "dtsim/model_zoo.hpp"
 #include "dtsim/scenario.hpp"
 
+namespace transformer_kernels_test {
+
 using namespace dtsim;
 
 namespace {
@@ -93,3 +95,5 @@ TEST_CASE("tensor parallelism halves a block's kernels; without sequence paralle
     CHECK(block_forward_s(2, false) > whole / 2 * 1.001);
     CHECK(block_forward_s(2, false) < whole);
 }
+
+}  // namespace transformer_kernels_test

@@ -2,6 +2,8 @@
 
 #include "dtsim/units.hpp"
 
+namespace units_test {
+
 using namespace dtsim;
 
 TEST_CASE("sizes use SI prefixes unless written in binary form", "[unit][units]") {
@@ -45,3 +47,5 @@ TEST_CASE("formatting for tables", "[unit][units]") {
     CHECK(format_bytes(25e6) == "25 MB");
     CHECK(format_bytes_per_second(12.5e9) == "12.5 GB/s");
 }
+
+}  // namespace units_test
