@@ -377,6 +377,10 @@ std::string ConfigNode::choice(std::string_view key, const std::vector<std::stri
 }
 
 void ConfigNode::require_map_with_keys(std::initializer_list<std::string_view> allowed) const {
+    require_map_with_keys(std::span<const std::string_view>(allowed.begin(), allowed.size()));
+}
+
+void ConfigNode::require_map_with_keys(std::span<const std::string_view> allowed) const {
     if (!node_.IsMap()) fail("", "expected a mapping of keys, got " + quoted_value(node_));
     std::vector<std::string> candidates(allowed.begin(), allowed.end());
     std::vector<std::string> seen;

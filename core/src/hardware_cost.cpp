@@ -1,5 +1,6 @@
 #include "dtsim/hardware_cost.hpp"
 
+#include <array>
 #include <cmath>
 #include <filesystem>
 
@@ -34,13 +35,16 @@ constexpr FigureKey kFigures[] = {
     {"amortisation_years", &HardwareCosts::amortisation_years, kMaxYears, kMinYears},
     {"electricity_usd_per_kwh", &HardwareCosts::electricity_usd_per_kwh, kMaxUsd},
 };
+constexpr auto kFigureKeys = [] {
+    std::array<std::string_view, std::size(kFigures)> keys{};
+    for (std::size_t i = 0; i < keys.size(); ++i) keys[i] = kFigures[i].key;
+    return keys;
+}();
 
 // The figures of `node`: plain numbers in a study; in a cost file {value, date, source}, the date and
 // source required so that every shipped number says where it comes from.
 HardwareCosts read_figures(const ConfigNode& node, bool sourced) {
-    node.require_map_with_keys({"cloud_usd_per_gpu_hour", "gpu_capital_usd", "gpu_power_watts", "host_power_watts", "nic_capital_usd",
-                                "nic_power_watts", "switch_port_capital_usd", "switch_port_power_watts", "amortisation_years",
-                                "electricity_usd_per_kwh"});
+    node.require_map_with_keys(kFigureKeys);
     HardwareCosts costs;
     for (const auto& f : kFigures) {
         if (!node.has(f.key)) continue;

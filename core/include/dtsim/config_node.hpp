@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -62,6 +63,7 @@ public:
     /// This node must be a mapping whose keys are all in `allowed`; an unknown key is an error with a
     /// did-you-mean suggestion.
     void require_map_with_keys(std::initializer_list<std::string_view> allowed) const;
+    void require_map_with_keys(std::span<const std::string_view> allowed) const;
 
     /// "FILE:LINE: key 'a.b.c'" (or the --set option that gave it): the prefix of every message about `key`.
     std::string where(std::string_view key) const;
