@@ -37,8 +37,12 @@ public:
         : blas_(blas), m_(static_cast<int>(m)), n_(static_cast<int>(n)), k_(static_cast<int>(k)), type_(data_type(dtype)),
           a_(static_cast<std::size_t>(m * k) * element_size(dtype)), b_(static_cast<std::size_t>(k * n) * element_size(dtype)),
           c_(static_cast<std::size_t>(m * n) * element_size(dtype)) {
-        cuda_check(cudaMemset(a_.get(), 0, static_cast<std::size_t>(m * k) * element_size(dtype)), "cudaMemset");
-        cuda_check(cudaMemset(b_.get(), 0, static_cast<std::size_t>(k * n) * element_size(dtype)), "cudaMemset");
+        const int bytes = static_cast<int>(element_size(dtype));
+        const bool bf16 = dtype == "bfloat16";
+        launch_fill_kernel(a_.get(), static_cast<std::size_t>(m * k), bytes, bf16, nullptr);
+        launch_fill_kernel(b_.get(), static_cast<std::size_t>(k * n), bytes, bf16, nullptr);
+        cuda_check(cudaGetLastError(), "fill kernel launch");
+        cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
     }
     void start() override {
         // Column-major C(m×n) = A(m×k)·B(k×n), fp32 accumulation as frameworks use for fp16/bf16 training.

@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""Achieved rates per kind of kernel on one GPU: the ground truth for dtsim's per-kind compute model.
+
+- gemm: bf16 matrix products of transformer layers' shapes (Llama 2 7B, GPT-3 175B's tensor-parallel
+  slices), forward and both backward products, random operands;
+- attention: FlashAttention through scaled_dot_product_attention, causal, bf16, head dim 128, forward
+  and forward + backward, FLOPs counted as dtsim does (the unmasked half of QK^T and PV);
+- memory: element-wise kernels (add, RMSNorm-like, SiLU·mul) over activations, bytes read + written;
+- layer: one Llama 2 7B decoder layer's forward + backward under torch.profiler, kernel time by kind.
+
+    python3 kernel_kinds.py --out kernels.jsonl
+"""
+import argparse
+import json
+import time
+import traceback
+
+import torch
+
+
+def cuda_seconds(fn, repeats=10, warmup=3):
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    times = []
+    for _ in range(repeats):
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) / 1e3)
+    times.sort()
+    return times[len(times) // 2]
+
+
+# (name, in features, out features) of the products a layer runs per token.
+GEMM_SHAPES = {
+    "llama2-7b": [("qkv", 4096, 12288), ("out", 4096, 4096), ("gate_up", 4096, 22016), ("down", 11008, 4096)],
+    "gpt3-175b-tp8": [("qkv", 12288, 4608), ("out", 1536, 12288), ("fc1", 12288, 6144), ("fc2", 6144, 12288)],
+}
+
+
+def gemm_records():
+    for model, shapes in GEMM_SHAPES.items():
+        for tokens in (2048, 4096, 8192, 16384):
+            for name, fin, fout in shapes:
+                x = torch.randn(tokens, fin, device="cuda", dtype=torch.bfloat16)
+                w = torch.randn(fin, fout, device="cuda", dtype=torch.bfloat16)
+                dy = torch.randn(tokens, fout, device="cuda", dtype=torch.bfloat16)
+                flops = 2.0 * tokens * fin * fout
+                passes = {"forward": lambda: x @ w, "input_grad": lambda: dy @ w.t(), "weight_grad": lambda: x.t() @ dy}
+                for kind, fn in passes.items():
+                    s = cuda_seconds(fn)
+                    yield {"kind": "gemm", "model": model, "gemm": name, "pass": kind, "tokens": tokens, "in": fin,
+                           "out": fout, "seconds": s, "tflops": flops / s / 1e12}
+                del x, w, dy
+
+
+def attention_records():
+    import torch.nn.functional as F
+
+    for hidden, heads in ((4096, 32), (1536, 12)):
+        for tokens in (2048, 4096, 8192):
+            q, k, v = (torch.randn(1, heads, tokens, hidden // heads, device="cuda", dtype=torch.bfloat16,
+                                   requires_grad=True) for _ in range(3))
+            grad = torch.randn_like(q)
+            flops = 2.0 * tokens * tokens * hidden  # dtsim's flash forward: half of QK^T and PV under the mask
+            forward = cuda_seconds(lambda: F.scaled_dot_product_attention(q, k, v, is_causal=True))
+
+            def both():
+                out = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+                out.backward(grad)
+
+            total = cuda_seconds(both)
+            yield {"kind": "attention", "hidden": hidden, "heads": heads, "tokens": tokens, "forward_s": forward,
+                   "forward_backward_s": total, "forward_tflops": flops / forward / 1e12,
+                   "forward_backward_tflops": 3.5 * flops / total / 1e12}
+
+
+def memory_records():
+    for elements in (16 * 2**20, 64 * 2**20):
+        a = torch.randn(elements, device="cuda", dtype=torch.bfloat16)
+        b = torch.randn(elements, device="cuda", dtype=torch.bfloat16)
+        weight = torch.randn(4096, device="cuda", dtype=torch.bfloat16)
+        rows = a.view(-1, 4096)
+        kernels = {
+            "add": (lambda: a + b, 3),
+            "silu_mul": (lambda: torch.nn.functional.silu(a) * b, 3),
+            "rms_norm": (lambda: torch.nn.functional.rms_norm(rows, (4096,), weight), 2),
+            "copy": (lambda: a.clone(), 2),
+        }
+        for name, (fn, passes) in kernels.items():
+            s = cuda_seconds(fn)
+            moved = passes * elements * 2
+            yield {"kind": "memory", "kernel": name, "elements": elements, "seconds": s, "bytes": moved,
+                   "gb_per_s": moved / s / 1e9}
+
+
+def classify(kernel_name):
+    name = kernel_name.lower()
+    if "flash" in name or "fmha" in name or "attention" in name:
+        return "attention"
+    if any(key in name for key in ("gemm", "xmma", "cutlass", "sm90_", "sm80_", "cublas", "nvjet")):
+        return "gemm"
+    return "memory"
+
+
+def layer_profile_records():
+    import transformers
+    from torch.profiler import ProfilerActivity, profile
+
+    for tokens in (4096, 8192):
+        config = transformers.LlamaConfig(vocab_size=32000, hidden_size=4096, intermediate_size=11008,
+                                          num_hidden_layers=1, num_attention_heads=32, num_key_value_heads=32,
+                                          max_position_embeddings=tokens, attn_implementation="sdpa")
+        layer = transformers.models.llama.modeling_llama.LlamaDecoderLayer(config, 0).to("cuda", torch.bfloat16)
+        rotary = transformers.models.llama.modeling_llama.LlamaRotaryEmbedding(config).to("cuda")
+        x = torch.randn(1, tokens, 4096, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+        positions = torch.arange(tokens, device="cuda").unsqueeze(0)
+        embeddings = rotary(x, positions)
+        grad = torch.randn_like(x)
+
+        def step():
+            out = layer(x, position_embeddings=embeddings, attention_mask=None, position_ids=positions)
+            out = out[0] if isinstance(out, tuple) else out
+            out.backward(grad)
+
+        wall = cuda_seconds(step)
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            for _ in range(5):
+                step()
+            torch.cuda.synchronize()
+        by_kind = {"gemm": 0.0, "attention": 0.0, "memory": 0.0}
+        kernels = {}
+        for event in prof.key_averages():
+            cuda_us = getattr(event, "device_time_total", None) or getattr(event, "cuda_time_total", 0)
+            if cuda_us <= 0 or event.key.startswith("aten::") or event.key.startswith("autograd"):
+                continue
+            by_kind[classify(event.key)] += cuda_us / 5 / 1e6
+            kernels[event.key[:120]] = cuda_us / 5 / 1e6
+        yield {"kind": "layer", "model": "llama2-7b", "tokens": tokens, "step_s": wall, "kernel_seconds_by_kind": by_kind,
+               "kernels": dict(sorted(kernels.items(), key=lambda kv: -kv[1])[:40])}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args()
+    with open(args.out, "w") as out:
+        out.write(json.dumps({"environment": {"gpu": torch.cuda.get_device_name(), "torch": torch.__version__,
+                                              "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}}) + "\n")
+        for group in (gemm_records, attention_records, memory_records, layer_profile_records):
+            try:
+                for record in group():
+                    out.write(json.dumps(record) + "\n")
+                    out.flush()
+                    brief = {k: (round(v, 4) if isinstance(v, float) else v) for k, v in record.items() if k != "kernels"}
+                    print(json.dumps(brief), flush=True)
+            except Exception:  # one group's failure must not lose the others
+                traceback.print_exc()
+            torch.cuda.empty_cache()
+
+
+if __name__ == "__main__":
+    main()
