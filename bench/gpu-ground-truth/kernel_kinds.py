@@ -6,9 +6,10 @@
 - attention: FlashAttention through scaled_dot_product_attention, causal, bf16, head dim 128, forward
   and forward + backward, FLOPs counted as dtsim does (the unmasked half of QK^T and PV);
 - memory: element-wise kernels (add, RMSNorm-like, SiLU·mul) over activations, bytes read + written;
-- layer: one Llama 2 7B decoder layer's forward + backward under torch.profiler, kernel time by kind.
+- layer: one Llama 2 7B decoder layer's forward + backward under torch.profiler, kernel time by kind;
+- model: whole training steps of train_steps.py's cases under torch.profiler, kernel time by kind.
 
-    python3 kernel_kinds.py --out kernels.jsonl
+    python3 kernel_kinds.py --out kernels.jsonl [--groups gemm,attention,memory,layer,model]
 """
 import argparse
 import json
@@ -99,6 +100,8 @@ def memory_records():
 
 def classify(kernel_name):
     name = kernel_name.lower()
+    if any(key in name for key in ("fprop", "dgrad", "wgrad", "conv")):
+        return "convolution"
     if "flash" in name or "fmha" in name or "attention" in name:
         return "attention"
     if any(key in name for key in ("gemm", "xmma", "cutlass", "sm90_", "sm80_", "cublas", "nvjet")):
@@ -131,26 +134,57 @@ def layer_profile_records():
             for _ in range(5):
                 step()
             torch.cuda.synchronize()
-        by_kind = {"gemm": 0.0, "attention": 0.0, "memory": 0.0}
-        kernels = {}
-        for event in prof.key_averages():
-            cuda_us = getattr(event, "device_time_total", None) or getattr(event, "cuda_time_total", 0)
-            if cuda_us <= 0 or event.key.startswith("aten::") or event.key.startswith("autograd"):
-                continue
-            by_kind[classify(event.key)] += cuda_us / 5 / 1e6
-            kernels[event.key[:120]] = cuda_us / 5 / 1e6
+        by_kind, kernels = kernel_split(prof, 5)
         yield {"kind": "layer", "model": "llama2-7b", "tokens": tokens, "step_s": wall, "kernel_seconds_by_kind": by_kind,
-               "kernels": dict(sorted(kernels.items(), key=lambda kv: -kv[1])[:40])}
+               "kernels": kernels}
+
+
+def kernel_split(prof, steps):
+    """GPU kernel seconds per step by kind, and the 40 longest kernels."""
+    by_kind = {"convolution": 0.0, "gemm": 0.0, "attention": 0.0, "memory": 0.0}
+    kernels = {}
+    for event in prof.key_averages():
+        cuda_us = getattr(event, "device_time_total", None) or getattr(event, "cuda_time_total", 0)
+        if cuda_us <= 0 or event.key.startswith("aten::") or event.key.startswith("autograd"):
+            continue
+        by_kind[classify(event.key)] += cuda_us / steps / 1e6
+        kernels[event.key[:120]] = cuda_us / steps / 1e6
+    return by_kind, dict(sorted(kernels.items(), key=lambda kv: -kv[1])[:40])
+
+
+def model_profile_records():
+    from torch.profiler import ProfilerActivity, profile
+
+    import train_steps
+
+    train_steps.configure_backends()  # as the measured steps ran
+    for key, (record, build) in train_steps.cases().items():
+        if key.startswith("llama") or key.endswith("tf32") or "-s128" in key:
+            continue
+        step = build()
+        wall = cuda_seconds(step, repeats=5, warmup=5)
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            for _ in range(3):
+                step()
+            torch.cuda.synchronize()
+        by_kind, kernels = kernel_split(prof, 3)
+        yield {"kind": "model", "case": key, "batch": record["batch"], "precision": record["precision"], "step_s": wall,
+               "kernel_seconds_by_kind": by_kind, "kernels": kernels}
+        del step
+        torch.cuda.empty_cache()
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", required=True)
+    parser.add_argument("--groups", default="gemm,attention,memory,layer,model")
     args = parser.parse_args()
+    groups = {"gemm": gemm_records, "attention": attention_records, "memory": memory_records,
+              "layer": layer_profile_records, "model": model_profile_records}
     with open(args.out, "w") as out:
         out.write(json.dumps({"environment": {"gpu": torch.cuda.get_device_name(), "torch": torch.__version__,
                                               "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}}) + "\n")
-        for group in (gemm_records, attention_records, memory_records, layer_profile_records):
+        for group in (groups[name] for name in args.groups.split(",")):
             try:
                 for record in group():
                     out.write(json.dumps(record) + "\n")

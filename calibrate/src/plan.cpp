@@ -6,6 +6,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "dtsim/calibrate/samples.hpp"
+
 namespace dtsim::calibrate {
 namespace {
 
@@ -125,8 +127,9 @@ void add_network_items(const PlanOptions& options, const std::vector<int>& node_
 
 void add_compute_items(const PlanOptions& options, std::vector<PlanItem>& plan) {
     if (wanted(options, ComputeOp::gemm)) {
-        std::vector<std::string> dtypes{"float32"};
-        if (options.gpu) dtypes.insert(dtypes.end(), {"float16", "bfloat16"});
+        // A CPU multiplies fp32 only; a GPU each precision a scenario can train in.
+        std::vector<Precision> precisions{Precision::fp32};
+        if (options.gpu) precisions = {Precision::fp32, Precision::tf32, Precision::fp16, Precision::bf16};
         const long long max_square = options.gpu ? (options.quick ? 8192 : 16384) : (options.quick ? 1024 : 2048);
         std::vector<std::array<long long, 3>> shapes;
         for (long long s = 64; s <= max_square; s *= 2) shapes.push_back({s, s, s});
@@ -136,12 +139,12 @@ void add_compute_items(const PlanOptions& options, std::vector<PlanItem>& plan) 
         const long long hidden = options.gpu ? 4096 : 512;
         shapes.push_back({tokens, hidden, hidden});
         shapes.push_back({hidden, hidden, tokens});
-        for (const auto& dtype : dtypes)
+        for (const auto precision : precisions)
             for (const auto& [m, n, k] : shapes) {
                 PlanItem item;
                 item.kind = ItemKind::gemm;
                 item.op = ComputeOp::gemm;
-                item.dtype = dtype;
+                item.dtype = kGemmDtypeNames.name(precision);
                 item.m = m;
                 item.n = n;
                 item.k = k;

@@ -150,11 +150,9 @@ std::vector<NetworkFit> fit_network(const std::vector<Sample>& samples, std::vec
 }
 
 Precision precision_of(const Sample& sample) {
-    if (sample.dtype == "float32") return Precision::fp32;
-    if (sample.dtype == "float16") return Precision::fp16;
-    if (sample.dtype == "bfloat16") return Precision::bf16;
-    throw InputError("sample '" + sample.key + "': gemm dtype '" + sample.dtype +
-                     "' is not one of float32, float16, bfloat16");
+    if (const auto precision = kGemmDtypeNames.parse(sample.dtype)) return *precision;
+    throw InputError("sample '" + sample.key + "': gemm dtype '" + sample.dtype + "' is not one of " +
+                     kGemmDtypeNames.choices());
 }
 
 std::string device_of(const std::vector<const Sample*>& compute) {

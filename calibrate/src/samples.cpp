@@ -87,7 +87,7 @@ void read_network_fields(const ConfigNode& line, Sample& sample) {
 void read_compute_fields(const ConfigNode& line, ComputeOp op, Sample& sample) {
     sample.device = line.text("device");
     if (op == ComputeOp::gemm) {
-        sample.dtype = line.choice("dtype", {"float32", "float16", "bfloat16"});
+        sample.dtype = kGemmDtypeNames.name(line.choice("dtype", kGemmDtypeNames));
         if (line.has("m")) {
             sample.m = line.integer("m", 1, LLONG_MAX);
             sample.n = line.integer("n", 1, LLONG_MAX);

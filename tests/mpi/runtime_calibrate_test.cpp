@@ -210,7 +210,7 @@ TEST_CASE("the plan leaves the codec samples out on GPUs and says so", "[mpi][ca
                                           {"calibrate", "--backend", "nccl", "--out", "unused", "--print-plan", "--ops", "codec,gemm"});
     CHECK(result.exit_code == 0);
     CHECK_THAT(result.output, Catch::Contains("no GPU codec kernels yet"));
-    CHECK_THAT(result.output, Catch::Contains("gemm/float16/"));
+    CHECK_THAT(result.output, Catch::Contains("gemm/float16/") && Catch::Contains("gemm/tfloat32/"));
     CHECK_THAT(result.output, !Catch::Contains("codec/"));
 }
 

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "dtsim/calibrate/plan.hpp"
+#include "dtsim/calibrate/samples.hpp"
 
 namespace plan_test {
 
@@ -68,6 +69,23 @@ TEST_CASE("calibrate::make_plan: ring steps of the smaller collective groups", "
     CHECK(two_by_two.size() == 2);
     CHECK(two_by_two.count({LinkClass::intra_node, {0, 1}}) == 1);
     CHECK(two_by_two.count({LinkClass::inter_node, {0, 2}}) == 1);
+}
+
+TEST_CASE("calibrate::make_plan: GEMMs in fp32 on a CPU, in every training precision on a GPU", "[unit][calibrate]") {
+    auto dtypes_of = [](bool gpu) {
+        PlanOptions options;
+        options.ops = {ComputeOp::gemm};
+        options.gpu = gpu;
+        std::map<std::string, int> count;
+        for (const auto& item : make_plan(options, {0})) ++count[item.dtype];
+        return count;
+    };
+    const auto cpu = dtypes_of(false), gpu = dtypes_of(true);
+    CHECK(cpu.size() == 1);
+    CHECK(cpu.count("float32") == 1);
+    REQUIRE(gpu.size() == 4);
+    for (const auto& name : kGemmDtypeNames.names()) CHECK(gpu.at(std::string(name)) == gpu.at("float32"));
+    CHECK(kGemmDtypeNames.parse("tfloat32") == Precision::tf32);
 }
 
 }  // namespace plan_test

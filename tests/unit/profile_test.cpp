@@ -473,6 +473,8 @@ TEST_CASE("fit_profile groups the samples and fits each group", "[unit][profile]
         const double flops = 2 * n * n * n;
         add(R"({"key":"g)" + number(n) + R"(","op":"gemm","time_s":)" + number(1e-5 + flops / 1e12) +
             R"(,"ranks":1,"nodes":1,"device":"cpu","dtype":"float16","flops":)" + number(flops) + "}");
+        add(R"({"key":"t)" + number(n) + R"(","op":"gemm","time_s":)" + number(2e-5 + flops / 4e11) +
+            R"(,"ranks":1,"nodes":1,"device":"cpu","dtype":"tfloat32","flops":)" + number(flops) + "}");
     }
     for (double bytes : {1e6, 1e7, 1e8})
         add(R"({"key":"m)" + number(bytes) + R"(","op":"memory_bandwidth","time_s":)" + number(bytes / 2e10) +
@@ -512,10 +514,15 @@ TEST_CASE("fit_profile groups the samples and fits each group", "[unit][profile]
 
     REQUIRE(profile.compute);
     CHECK(profile.compute->device == "cpu");
-    REQUIRE(profile.compute->gemm.size() == 1);
-    CHECK(profile.compute->gemm[0].precision == Precision::fp16);
-    CHECK(profile.compute->gemm[0].flops_per_second == Approx(1e12).epsilon(1e-4));
-    CHECK(profile.compute->gemm[0].fixed_s == Approx(1e-5).epsilon(1e-3));
+    REQUIRE(profile.compute->gemm.size() == 2);
+    const auto* fp16 = profile.compute->gemm_for(Precision::fp16);
+    REQUIRE(fp16 != nullptr);
+    CHECK(fp16->flops_per_second == Approx(1e12).epsilon(1e-4));
+    CHECK(fp16->fixed_s == Approx(1e-5).epsilon(1e-3));
+    const auto* tf32 = profile.compute->gemm_for(Precision::tf32);  // dtype tfloat32: fp32 operands on tensor cores
+    REQUIRE(tf32 != nullptr);
+    CHECK(tf32->flops_per_second == Approx(4e11).epsilon(1e-4));
+    CHECK(tf32->fixed_s == Approx(2e-5).epsilon(1e-3));
     CHECK(profile.compute->memory_bytes_per_second == Approx(2e10).epsilon(1e-4));
     CHECK(profile.compute->memory_quality.samples == 3);
     CHECK(profile.compute->launch_overhead_s == Approx(2.5e-6));

@@ -5,6 +5,8 @@
 
 #include "cuda_check.hpp"
 #include "cuda_kernels.hpp"
+#include "dtsim/calibrate/samples.hpp"
+#include "dtsim/precision.hpp"
 
 namespace dtsim::runtime {
 namespace {
@@ -22,33 +24,46 @@ private:
     void* data_ = nullptr;
 };
 
-cudaDataType_t data_type(const std::string& dtype) {
-    if (dtype == "float32") return CUDA_R_32F;
-    if (dtype == "float16") return CUDA_R_16F;
-    if (dtype == "bfloat16") return CUDA_R_16BF;
+Precision precision_of(const std::string& dtype) {
+    if (const auto precision = calibrate::kGemmDtypeNames.parse(dtype)) return *precision;
     throw std::invalid_argument("unknown GEMM type '" + dtype + "'");
 }
 
-std::size_t element_size(const std::string& dtype) { return dtype == "float32" ? 4 : 2; }
+cudaDataType_t data_type(Precision precision) {
+    switch (precision) {
+        case Precision::fp16: return CUDA_R_16F;
+        case Precision::bf16: return CUDA_R_16BF;
+        case Precision::fp32:
+        case Precision::tf32: return CUDA_R_32F;
+    }
+    return CUDA_R_32F;
+}
+
+// TF32 multiplies fp32 operands on tensor cores; every type accumulates in fp32, as frameworks train.
+cublasComputeType_t compute_type(Precision precision) {
+    return precision == Precision::tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+}
+
+std::size_t element_size(Precision precision) { return is_mixed_precision(precision) ? 2 : 4; }
 
 class GemmKernel : public Kernel {
 public:
-    GemmKernel(cublasHandle_t blas, long long m, long long n, long long k, const std::string& dtype)
-        : blas_(blas), m_(static_cast<int>(m)), n_(static_cast<int>(n)), k_(static_cast<int>(k)), type_(data_type(dtype)),
-          a_(static_cast<std::size_t>(m * k) * element_size(dtype)), b_(static_cast<std::size_t>(k * n) * element_size(dtype)),
-          c_(static_cast<std::size_t>(m * n) * element_size(dtype)) {
-        const int bytes = static_cast<int>(element_size(dtype));
-        const bool bf16 = dtype == "bfloat16";
+    GemmKernel(cublasHandle_t blas, long long m, long long n, long long k, Precision precision)
+        : blas_(blas), m_(static_cast<int>(m)), n_(static_cast<int>(n)), k_(static_cast<int>(k)), type_(data_type(precision)),
+          compute_(compute_type(precision)), a_(static_cast<std::size_t>(m * k) * element_size(precision)),
+          b_(static_cast<std::size_t>(k * n) * element_size(precision)), c_(static_cast<std::size_t>(m * n) * element_size(precision)) {
+        const int bytes = static_cast<int>(element_size(precision));
+        const bool bf16 = precision == Precision::bf16;
         launch_fill_kernel(a_.get(), static_cast<std::size_t>(m * k), bytes, bf16, nullptr);
         launch_fill_kernel(b_.get(), static_cast<std::size_t>(k * n), bytes, bf16, nullptr);
         cuda_check(cudaGetLastError(), "fill kernel launch");
         cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
     }
     void start() override {
-        // Column-major C(m×n) = A(m×k)·B(k×n), fp32 accumulation as frameworks use for fp16/bf16 training.
+        // Column-major C(m×n) = A(m×k)·B(k×n).
         const float alpha = 1.0f, beta = 0.0f;
         cublas_check(cublasGemmEx(blas_, CUBLAS_OP_N, CUBLAS_OP_N, m_, n_, k_, &alpha, a_.get(), type_, m_, b_.get(), type_,
-                                  k_, &beta, c_.get(), type_, m_, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+                                  k_, &beta, c_.get(), type_, m_, compute_, CUBLAS_GEMM_DEFAULT),
                      "cublasGemmEx");
     }
 
@@ -56,6 +71,7 @@ private:
     cublasHandle_t blas_;
     int m_, n_, k_;
     cudaDataType_t type_;
+    cublasComputeType_t compute_;
     DeviceBuffer a_, b_, c_;
 };
 
@@ -150,7 +166,7 @@ std::string CudaDevice::environment_json() const {
 }
 
 std::unique_ptr<Kernel> CudaDevice::gemm(long long m, long long n, long long k, const std::string& dtype) {
-    return std::make_unique<GemmKernel>(blas_, m, n, k, dtype);
+    return std::make_unique<GemmKernel>(blas_, m, n, k, precision_of(dtype));
 }
 
 std::unique_ptr<Kernel> CudaDevice::triad(std::size_t bytes) { return std::make_unique<TriadKernel>(bytes, stream_); }

@@ -20,15 +20,22 @@
 #include <vector>
 
 #include "dtsim/calibrate/calibration_ops.hpp"
+#include "dtsim/precision.hpp"
 #include "dtsim/profile.hpp"
 
 namespace dtsim::calibrate {
+
+/// A GEMM sample's `dtype`: its operands' type, and for `tfloat32` fp32 operands multiplied on tensor cores
+/// in TF32 (the precision a scenario's `tf32` trains in).
+inline constexpr auto kGemmDtypeNames =
+    make_name_table(std::pair{Precision::fp32, "float32"}, std::pair{Precision::tf32, "tfloat32"},
+                    std::pair{Precision::fp16, "float16"}, std::pair{Precision::bf16, "bfloat16"});
 
 struct Sample {
     std::string key;
     CalibrationOp op = NetworkOp::allreduce;
     TimingMode mode = TimingMode::throughput;  // network ops only
-    std::string dtype;     // "float32", "float16", "bfloat16"; empty where it does not apply
+    std::string dtype;     // gemm: kGemmDtypeNames; collectives: their element type; else empty
     std::string device;    // compute ops only
     std::string backend;   // mpi | nccl; empty in hand-written samples
     std::optional<LinkClass> link_class;  // network ops only
