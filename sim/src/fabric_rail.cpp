@@ -1,4 +1,5 @@
 // Rail-optimized fabric: NIC k of every node on rail switch k, the rails joined by a spine.
+#include <simgrid/kernel/routing/NetZoneImpl.hpp>
 #include <simgrid/s4u/NetZone.hpp>
 
 #include <string>
@@ -14,10 +15,20 @@ using Direction = sg4::LinkInRoute::Direction;
 namespace {
 
 // Each rail is a star whose leaves are NIC zones and the rail's port to the spine: a router in a zone of
-// its own, since a star must connect only zones.
-sg4::NetZone* create_rail(sg4::NetZone* spine, int rail, NetPoint*& port) {
+// its own, since a star must connect only zones. The rail is built outside the platform's tree of zones,
+// with the spine's models, and joins the spine once every rail is built: SimGrid 3.32 walks the whole tree
+// to check each new host's name and to find a zone's hosts when it seals the zone, which made a platform of
+// 4096 NIC zones spend most of its building time in those walks. The tree then holds the same zones, in the
+// same order, as when each rail joined the spine on creation.
+sg4::NetZone* create_rail(const sg4::NetZone* spine, int rail, NetPoint*& port) {
     auto* zone = sg4::create_star_zone("rail-" + std::to_string(rail));
-    zone->set_parent(spine);
+    auto* impl = zone->get_impl();
+    const auto* models = spine->get_impl();
+    impl->set_network_model(models->get_network_model());
+    impl->set_cpu_pm_model(models->get_cpu_pm_model());
+    impl->set_cpu_vm_model(models->get_cpu_vm_model());
+    impl->set_disk_model(models->get_disk_model());
+    impl->set_host_model(models->get_host_model());
     auto* port_zone = sg4::create_full_zone("spine-port-" + std::to_string(rail));
     port_zone->set_parent(zone);
     port = port_zone->create_router("spine-router-" + std::to_string(rail));
@@ -51,6 +62,7 @@ void build_rail_optimized(const Scenario& scenario, const CostModel& costs, Plat
 
     const LeafBuilder builder(scenario, links, platform);
     std::vector<std::vector<LeafZone>> nic_zones(static_cast<size_t>(cluster.nodes));
+    std::vector<std::pair<sg4::NetZone*, NetPoint*>> built;  // each rail and its port to the spine
     for (int k = 0; k < rails; ++k) {
         NetPoint* port = nullptr;
         auto* rail = create_rail(spine, k, port);
@@ -62,8 +74,13 @@ void build_rail_optimized(const Scenario& scenario, const CostModel& costs, Plat
             rail->add_route(zone.zone, nullptr, zone.gateway, nullptr, {{links.nic(leaf, nic), Direction::UP}}, true);
             if (gpu_node) nic_zones[static_cast<size_t>(leaf)].push_back(zone);
         }
+        built.emplace_back(rail, port);
+    }
+    for (size_t k = 0; k < built.size(); ++k) {
+        auto [rail, port] = built[k];
+        rail->set_parent(spine);
         rail->seal();
-        const sg4::LinkInRoute uplink(uplinks[static_cast<size_t>(k)], Direction::UP);
+        const sg4::LinkInRoute uplink(uplinks[k], Direction::UP);
         spine->add_route(rail->get_netpoint(), nullptr, port, nullptr, {uplink}, true);
     }
     for (int node = 0; node < cluster.nodes; ++node)

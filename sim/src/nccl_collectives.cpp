@@ -255,12 +255,62 @@ Plan plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGr
     return plan;
 }
 
-// Every flow of one call, by the rank that sends it and by the rank that receives it.
+// Every flow of one call that is simulated, by the rank that sends it and by the rank that receives it, and
+// what every member waits besides (the same for all: launch, latency and fill depend on the group alone).
 struct CallFlows {
     NetworkOp op;
     double bytes;
+    double wait_s = 0;
     std::unordered_map<int, std::vector<Flow>> sent;
     std::unordered_map<int, std::vector<Flow>> received;
+};
+
+// Which flows of a group stand for identical copies of themselves, where the collective has the network to
+// itself (SimulationContext::collectives_run_alone) and no fault makes one link unlike the others:
+// - every node whose members sit where the first node's do sends the same flows inside itself, over links of
+//   its own (its GPUs' intra-node links): the first node's stand for all;
+// - on a rail-optimized fabric a channel's flows between nodes stay on its rail (NIC to rail switch to NIC),
+//   and rails that carry as many channels carry copies of the same flows over identical links: those of
+//   the first member's rail stand for all.
+// The others are not simulated. Copies on disjoint, identical links get the same shares of them and end
+// together, so the collective, whose members start and end together, ends when the copies kept do.
+class FlowCopies {
+public:
+    FlowCopies(const SimulationContext& ctx, const GroupShape& shape) : cluster_(ctx.scenario.cluster) {
+        const auto& scenario = ctx.scenario;
+        const bool alike_links = scenario.training.stragglers.link_degradation.empty() &&
+                                 !scenario.training.stragglers.node_failure.any() && scenario.debug.lose_message_to_rank < 0;
+        if (!ctx.collectives_run_alone || !alike_links || !nodes_alike(shape)) return;
+        const auto& first = shape.nodes.front();
+        node_ = cluster_.node_of(first.front());
+        const auto rails = rails_of(cluster_, first);
+        const auto channels = static_cast<size_t>(channels_of(ctx, shape));
+        if (cluster_.fabric.topology == Topology::rail_optimized && rails.size() > 1 &&
+            (channels <= rails.size() || channels % rails.size() == 0))
+            rail_ = rails.front();
+    }
+
+    bool simulated(const Flow& flow) const {
+        if (node_ < 0) return true;
+        const int from = cluster_.node_of(flow.from);
+        if (from == cluster_.node_of(flow.to)) return from == node_;
+        return rail_ < 0 || cluster_.nic_of_gpu(flow.from % cluster_.gpus_per_node) == rail_;
+    }
+
+private:
+    bool nodes_alike(const GroupShape& shape) const {
+        const auto& first = shape.nodes.front();
+        return std::all_of(shape.nodes.begin(), shape.nodes.end(), [&](const std::vector<int>& members) {
+            if (members.size() != first.size()) return false;
+            for (size_t i = 0; i < members.size(); ++i)
+                if (members[i] % cluster_.gpus_per_node != first[i] % cluster_.gpus_per_node) return false;
+            return true;
+        });
+    }
+
+    const ClusterSpec& cluster_;
+    int node_ = -1;  // the node whose flows inside it are simulated; -1: every flow is
+    int rail_ = -1;  // the NIC whose flows between nodes are simulated; -1: every NIC's
 };
 
 const std::vector<Flow>& flows_at(const std::unordered_map<int, std::vector<Flow>>& flows, int rank) {
@@ -275,24 +325,30 @@ const std::vector<Flow>& flows_at(const std::unordered_map<int, std::vector<Flow
 // finished detached comm in one list of all of them, which made a 4096-GPU call take minutes.
 class GroupState {
 public:
-    GroupState(const ClusterSpec& cluster, const RankGroup& group) : shape(shape_of(cluster, group)) {}
+    GroupState(const SimulationContext& ctx, const RankGroup& group)
+        : shape(shape_of(ctx.scenario.cluster, group)), copies_(ctx, *shape) {}
 
     const std::shared_ptr<const GroupShape> shape;
 
     std::shared_ptr<const CallFlows> flows_of(const SimulationContext& ctx, const RankGroup& group, NetworkOp op, double bytes) const {
         if (latest_ && latest_->op == op && latest_->bytes == bytes) return latest_;
-        auto flows = std::make_shared<CallFlows>(CallFlows{op, bytes, {}, {}});
+        auto flows = std::make_shared<CallFlows>(CallFlows{op, bytes, 0, {}, {}});
         RankGroup member = group;
-        for (member.position = 0; member.position < group.count; ++member.position)
-            for (const auto& flow : plan_of(ctx, *shape, member, op, bytes).flows) {
+        for (member.position = 0; member.position < group.count; ++member.position) {
+            const auto plan = plan_of(ctx, *shape, member, op, bytes);
+            flows->wait_s = plan.launch_s + plan.latency_s + plan.fill_s;
+            for (const auto& flow : plan.flows) {
+                if (!copies_.simulated(flow)) continue;
                 flows->sent[flow.from].push_back(flow);
                 flows->received[flow.to].push_back(flow);
             }
+        }
         latest_ = flows;
         return latest_;
     }
 
 private:
+    const FlowCopies copies_;
     // The members of a call hold its flows until they are done; the end barrier keeps the next call's first
     // member from arriving before then.
     mutable std::shared_ptr<const CallFlows> latest_;
@@ -307,13 +363,12 @@ void nccl_collective(const Actor& actor, const RankGroup& group, NetworkOp op, d
     if (group.count < 2 || bytes <= 0) return;
     auto& ctx = actor.ctx;
     auto& shared = ctx.collective_group(actor.stream, group.first, group.stride, group.count, group.members);
-    if (!shared.layout) shared.layout = std::make_shared<const GroupState>(ctx.scenario.cluster, group);
+    if (!shared.layout) shared.layout = std::make_shared<const GroupState>(ctx, group);
     const auto& state = *std::static_pointer_cast<const GroupState>(shared.layout);
-    const auto plan = plan_of(ctx, *state.shape, group, op, bytes);
     const auto flows = state.flows_of(ctx, group, op, bytes);
     actor.waits_for("every member to start the NCCL collective");
     shared.barrier->wait();
-    sg4::this_actor::sleep_for(plan.launch_s + plan.latency_s + plan.fill_s);
+    sg4::this_actor::sleep_for(flows->wait_s);
     const double cap = ctx.costs.nccl().channel_bytes_per_second;
     const int me = group.me(), channel = actor.stream * kChannelsPerStream;
     std::vector<sg4::CommPtr> comms;

@@ -132,7 +132,8 @@ LeafZone LeafBuilder::build(sg4::NetZone* parent, const std::string& name, int l
     std::vector<NetPoint*> hosts;
     for (int h = 0; h < count; ++h) {
         const auto host_name = "host-" + leaf_name(scenario_, leaf) + "-" + std::to_string(first + h);
-        auto* host = zone->create_host(host_name, kHostSpeed);
+        // Sealed here: a zone built outside the platform's tree (fabric_rail.cpp) does not find its hosts to seal them.
+        auto* host = zone->create_host(host_name, kHostSpeed)->seal();
         auto& slot = gpu_node ? platform_.gpu_hosts[static_cast<size_t>(first_rank + h)]
                               : platform_.server_hosts[static_cast<size_t>(leaf - scenario_.cluster.nodes)];
         slot = host;
@@ -163,7 +164,7 @@ void LeafBuilder::add_server_group_ports(sg4::NetZone* zone, int leaf, int first
         const int nic = cluster.nic_of_gpu(first + static_cast<int>(h));
         auto& port = ports[nic];
         if (!port) {
-            auto* host = zone->create_host(server_group_port_name(leaf, nic), kHostSpeed);
+            auto* host = zone->create_host(server_group_port_name(leaf, nic), kHostSpeed)->seal();
             platform_.server_group_ports[static_cast<size_t>(leaf * cluster.nics_per_node + nic)] = host;
             port = host->get_netpoint();
         }

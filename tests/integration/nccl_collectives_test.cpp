@@ -141,4 +141,34 @@ TEST_CASE("nccl: flow fidelity's shared flows end when step fidelity's flows per
     }
 }
 
+TEST_CASE("nccl: flow fidelity's copies of one node's and one rail's flows end when every flow would", "[integration][nccl]") {
+    // A data-parallel all-reduce has the network to itself: flow fidelity simulates the flows inside the first
+    // node and, on a rail-optimized fabric, those between nodes on the first rail, which stand for identical
+    // copies on the others' links. A link degradation that leaves the whole bandwidth (fraction 1) changes no
+    // link but makes every flow simulated. Default TCP model, so shares and windows are those of real runs;
+    // NVLink at 100 Gb/s makes the flows inside nodes the bottleneck.
+    const auto [fabric, intra, nic, nccl] = GENERATE(table<std::string, std::string, std::string, std::string>({
+        {"rail-optimized", "nvlink4", "{count: 8, preset: ib-ndr}", "{algorithm: tree, protocol: simple}"},
+        {"rail-optimized", "nvlink4", "{count: 8, preset: ib-ndr}", "{algorithm: ring, protocol: ll128}"},
+        {"rail-optimized", "nvlink4", "{count: 8, preset: ib-ndr}", "{algorithm: ring, protocol: simple, channels: 3}"},
+        {"rail-optimized", "nvlink4", "{count: 8, preset: ib-ndr}", "{algorithm: tree, protocol: simple, channels: 16}"},
+        {"rail-optimized", "nvlink4", "{count: 4, preset: ib-ndr, in_network_reduction: 0.9}", "{algorithm: collnet}"},
+        {"rail-optimized", "{preset: nvlink4, bandwidth: 100Gbps}", "{count: 8, preset: ib-ndr}", "{algorithm: tree, protocol: simple}"},
+        {"rail-optimized", "{preset: nvlink4, bandwidth: 100Gbps}", "{count: 8, preset: ib-ndr}", "{algorithm: ring, protocol: simple}"},
+        {"fat-tree, radix: 2", "nvlink4", "{count: 1, preset: ib-ndr}", "{algorithm: tree, protocol: simple}"},
+        {"fat-tree, radix: 2", "{preset: nvlink4, bandwidth: 100Gbps}", "{count: 1, preset: ib-ndr}", "{algorithm: ring, protocol: simple}"},
+    }));
+    CAPTURE(fabric, intra, nic, nccl);
+    auto time = [&](const std::string& stragglers) {
+        const std::string yaml =
+            "name: nccl\ncluster: {nodes: 4, gpus_per_node: 8, gpu: h100-sxm, intra_node: " + intra + ", nic: " + nic +
+            ", fabric: {topology: " + fabric + "}}\n"
+            "model: {gradient_bytes: 64MB, forward_time: 1ms, backward_time: 2ms, batch_per_gpu: 1, layers: 4}\n"
+            "training: {iterations: 2, fidelity: flow, strategy: {kind: allreduce, algorithm: nccl, bucket: 16MB, nccl: " + nccl +
+            "}" + stragglers + "}\n";
+        return test::simulate_in_child(load_scenario_text(yaml, "nccl.yaml")).summary.iteration_time_s;
+    };
+    CHECK(relative_error(time(""), time(", stragglers: {link_degradation: [{rank: 9, fraction: 1}]}")) <= 1e-9);
+}
+
 }  // namespace nccl_collectives_test

@@ -88,6 +88,10 @@ public:
     /// group that share its NIC send the same flows at the same time, so its messages between nodes carry
     /// their bytes too. 1 otherwise.
     int nic_sharers = 1;
+    /// Whether every collective has the network to itself: data-parallel all-reduce in flow fidelity, whose
+    /// ranks start and end each collective together on their one communication stream (allreduce_actor.cpp).
+    /// A collective may then simulate one of several identical copies of its flows (nccl_collectives.cpp).
+    bool collectives_run_alone = false;
     TimelineRecorder recorder;
     std::vector<double> staleness;         // version gap of every gradient a parameter server applied (async/ssp)
     std::vector<double> staleness_clocks;  // the same gradients' gaps in clocks (Observations::staleness_clocks)
