@@ -80,6 +80,7 @@ std::string codec_label(const CodecFit& fit) {
     if (fit.kernel == CodecKernel::topk_decode)
         return name + " (" + percent(fit.ratio) + ", " + std::to_string(fit.blocks) + " blocks)";
     if (fit.kernel == CodecKernel::topk_encode) return name + " (" + percent(fit.ratio) + ")";
+    if (is_powersgd(fit.kernel)) return name + " (rank " + std::to_string(fit.rank) + ")";
     return name;
 }
 

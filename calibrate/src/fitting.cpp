@@ -177,7 +177,7 @@ GemmFit fit_gemm(std::vector<Observation> flops_and_seconds, Precision precision
     return fit;
 }
 
-CodecFit fit_codec(std::vector<Observation> bytes_and_seconds, CodecKernel kernel, double ratio, int blocks) {
+CodecFit fit_codec(std::vector<Observation> bytes_and_seconds, CodecKernel kernel, double ratio, int blocks, int rank) {
     sort_and_group(bytes_and_seconds, "fit_codec");
     const Line line = fit_line(bytes_and_seconds, true);
     CodecFit fit;
@@ -186,6 +186,7 @@ CodecFit fit_codec(std::vector<Observation> bytes_and_seconds, CodecKernel kerne
     fit.bytes_per_second = rate_from_gamma(line.gamma);
     fit.ratio = ratio;
     fit.blocks = blocks;
+    fit.rank = rank;
     fit.quality = evaluate_fit(bytes_and_seconds, [&fit](double bytes) { return fit.model_seconds(bytes); });
     return fit;
 }

@@ -49,6 +49,7 @@ ordered_json compute_fields(const Sample& sample) {
         json["kernel"] = std::string(to_string(sample.kernel));
         if (is_topk(sample.kernel)) json["ratio"] = sample.ratio;
         if (sample.kernel == CodecKernel::topk_decode) json["blocks"] = sample.blocks;
+        if (is_powersgd(sample.kernel)) json["rank"] = sample.rank;
     }
     json.update(ordered_json{{"ranks", sample.ranks}, {"nodes", sample.nodes}, {"time_s", sample.time_s}});
     return json;
@@ -104,6 +105,7 @@ void read_compute_fields(const ConfigNode& line, ComputeOp op, Sample& sample) {
         sample.kernel = line.choice("kernel", kCodecKernelNames);
         if (is_topk(sample.kernel)) sample.ratio = positive(line, "ratio");
         if (sample.kernel == CodecKernel::topk_decode) sample.blocks = count(line, "blocks", 1);
+        if (is_powersgd(sample.kernel)) sample.rank = count(line, "rank", 1);
     }
 }
 

@@ -215,6 +215,7 @@ Json compute_to_json(const ComputeProfile& compute) {
         c["bytes_per_second"] = fit.bytes_per_second;
         if (is_topk(fit.kernel)) c["ratio"] = fit.ratio;
         if (fit.kernel == CodecKernel::topk_decode) c["blocks"] = fit.blocks;
+        if (is_powersgd(fit.kernel)) c["rank"] = fit.rank;
         c["quality"] = quality_to_json(fit.quality);
         if (!fit.measured.empty()) c["measured"] = measured_to_json(fit.measured, fit.measured_error_s);
         codecs.push_back(std::move(c));
@@ -355,7 +356,7 @@ GemmFit gemm_fit_from(const ConfigNode& node) {
 }
 
 CodecFit codec_fit_from(const ConfigNode& node) {
-    node.require_map_with_keys({"kernel", "fixed_s", "bytes_per_second", "ratio", "blocks", "quality", "measured"});
+    node.require_map_with_keys({"kernel", "fixed_s", "bytes_per_second", "ratio", "blocks", "rank", "quality", "measured"});
     CodecFit fit;
     fit.kernel = node.choice("kernel", kCodecKernelNames);
     fit.fixed_s = node.quantity("fixed_s", Quantity::latency);
@@ -371,6 +372,10 @@ CodecFit codec_fit_from(const ConfigNode& node) {
         fit.blocks = count(node, "blocks", 1);
     else if (node.has("blocks"))
         node.fail("blocks", "only topk_decode has blocks");
+    if (is_powersgd(fit.kernel))
+        fit.rank = count(node, "rank", 1);
+    else if (node.has("rank"))
+        node.fail("rank", "only the powersgd kernels have a rank");
     fit.quality = quality_from(node.child("quality"));
     if (node.has("measured")) measured_from(node.child("measured"), fit.measured, fit.measured_error_s);
     return fit;

@@ -1,5 +1,6 @@
 #include "codec_kernels.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <vector>
@@ -8,6 +9,7 @@
 #include "gradient_data.hpp"
 #include "half_precision.hpp"
 #include "int8_quantization.hpp"
+#include "powersgd.hpp"
 #include "topk_compression.hpp"
 
 namespace dtsim::runtime {
@@ -94,6 +96,49 @@ private:
     std::vector<SparseEntry> gathered_;
 };
 
+// PowerSGD's factors of one bucket, as a measured run's first iteration holds them.
+struct PowersgdFactors {
+    explicit PowersgdFactors(std::size_t elements)
+        : values(gradients(elements, 0)), m(powersgd_side(elements)), r(static_cast<std::size_t>(calibrate::kCodecPowersgdRank)),
+          q(initial_q(m, r, 1)) {}
+    std::vector<float> values;
+    std::size_t m, r;
+    std::vector<float> q, matrix, p, approximation;
+};
+
+// Both of a measured run's encode spans (allreduce_worker.cpp), the all-reduces between them left out:
+// the bucket into the zero-padded m×m matrix, P = M·Q, orthogonalise P, Q = Mᵀ·P. Error feedback off, as
+// for top-k: its residual pass is priced from memory bandwidth.
+void powersgd_encode(PowersgdFactors& f) {
+    f.matrix.assign(f.m * f.m, 0.0f);
+    std::copy(f.values.begin(), f.values.end(), f.matrix.begin());
+    multiply_m_q(f.matrix, f.q, f.m, f.r, f.p);
+    orthogonalise_columns(f.p, f.m, f.r);
+    multiply_mt_p(f.matrix, f.p, f.m, f.r, f.q);
+}
+
+class PowersgdEncode : public Kernel {
+public:
+    explicit PowersgdEncode(std::size_t elements) : factors_(elements) {}
+    void start() override { powersgd_encode(factors_); }
+
+private:
+    PowersgdFactors factors_;
+};
+
+// The decode span: M̂ = P·Qᵀ, copied back into the bucket.
+class PowersgdDecode : public Kernel {
+public:
+    explicit PowersgdDecode(std::size_t elements) : factors_(elements) { powersgd_encode(factors_); }
+    void start() override {
+        multiply_p_qt(factors_.p, factors_.q, factors_.m, factors_.r, factors_.approximation);
+        std::copy_n(factors_.approximation.begin(), factors_.values.size(), factors_.values.begin());
+    }
+
+private:
+    PowersgdFactors factors_;
+};
+
 }  // namespace
 
 std::unique_ptr<Kernel> make_codec_kernel(CodecKernel kernel, std::size_t fp32_bytes) {
@@ -105,6 +150,8 @@ std::unique_ptr<Kernel> make_codec_kernel(CodecKernel kernel, std::size_t fp32_b
         case CodecKernel::int8_decode: return std::make_unique<Int8Decode>(elements);
         case CodecKernel::topk_encode: return std::make_unique<TopkEncode>(elements);
         case CodecKernel::topk_decode: return std::make_unique<TopkDecode>(elements);
+        case CodecKernel::powersgd_encode: return std::make_unique<PowersgdEncode>(elements);
+        case CodecKernel::powersgd_decode: return std::make_unique<PowersgdDecode>(elements);
     }
     throw std::invalid_argument("unknown codec kernel");
 }

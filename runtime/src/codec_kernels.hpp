@@ -1,6 +1,6 @@
 #pragma once
 // The gradient-compression kernels of the measured runs (measure/half_precision, int8_quantization,
-// topk_compression) as calibration kernels over one bucket of fp32 gradients, so that `calibrate`
+// topk_compression, powersgd) as calibration kernels over one bucket of fp32 gradients, so that `calibrate`
 // times exactly what a measured run's encode and decode spans time.
 #include <cstddef>
 #include <memory>

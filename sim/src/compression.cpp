@@ -64,9 +64,16 @@ CompressedBucket whole_bucket(const Scenario& scenario, const CostModel& costs, 
             const double r = spec.rank;
             out.first_bytes = m * r * e;
             out.second_bytes = m * r * e;
-            // Two m×m by m×R products and a Gram-Schmidt of m×R; decode one m×R by R×m product.
-            out.encode_s = (4 * m * m * r + 2 * m * r * r) / compute.flops_per_second + feedback_s;
-            out.decode_s = 2 * m * m * r / compute.flops_per_second;
+            // A calibrated kernel (timed at the profile's rank; its products are linear in the rank, so this
+            // rank's time is the fitted one scaled by r / rank: exact at the calibrated rank), else two m×m by
+            // m×R products and a Gram-Schmidt of m×R to encode, one m×R by R×m product to decode, at the GEMM rate.
+            auto at_rank = [&](CodecKernel kernel, double gemm_rate_s) {
+                const CodecFit* fit = find_codec_fit(compute.codecs, kernel);
+                return fit ? fit->seconds(fp32_bytes) * r / fit->rank : gemm_rate_s;
+            };
+            out.encode_s = at_rank(CodecKernel::powersgd_encode, (4 * m * m * r + 2 * m * r * r) / compute.flops_per_second) +
+                           feedback_s;
+            out.decode_s = at_rank(CodecKernel::powersgd_decode, 2 * m * m * r / compute.flops_per_second);
             break;
         }
     }

@@ -37,6 +37,8 @@ Profile cpu_profile(bool with_codecs) {
         compute.codecs.push_back({CodecKernel::int8_decode, 1e-6, 2.5e9, 0, 0, {}, {}});
         compute.codecs.push_back({CodecKernel::topk_encode, 20e-6, 1.8e8, 0.01, 0, {}, {}});
         compute.codecs.push_back({CodecKernel::topk_decode, 10e-6, 2.4e9, 0.01, 8, {}, {}});
+        compute.codecs.push_back({CodecKernel::powersgd_encode, 50e-6, 2.0e8, 0, 0, {}, {}, {}, 4});
+        compute.codecs.push_back({CodecKernel::powersgd_decode, 30e-6, 4.0e8, 0, 0, {}, {}, {}, 4});
     }
     p.compute = compute;
     return p;
@@ -98,6 +100,14 @@ TEST_CASE("sim::compress_bucket: a profile's codec fits price encode and decode,
             test::simulate_in_child(scenario_with(path, 8, "{kind: topk, ratio: 0.01, error_feedback: false}")));
         CHECK(spans.at("encode") == Approx(20e-6 + 8e6 / 1.8e8).epsilon(1e-9));
         CHECK(spans.at("decode") == Approx(closed_form(5)).epsilon(1e-9));
+    }
+    SECTION("PowerSGD: the fits at their rank, scaled by the scenario's rank / the calibrated one") {
+        const auto at_four = codec_spans(test::simulate_in_child(scenario_with(path, 4, "{kind: powersgd, rank: 4, error_feedback: false}")));
+        CHECK(at_four.at("encode") == Approx(50e-6 + 8e6 / 2.0e8).epsilon(1e-9));
+        CHECK(at_four.at("decode") == Approx(closed_form(7)).epsilon(1e-9));
+        const auto at_two = codec_spans(test::simulate_in_child(scenario_with(path, 4, "{kind: powersgd, rank: 2, error_feedback: false}")));
+        CHECK(at_two.at("encode") == Approx(closed_form(6) / 2).epsilon(1e-9));
+        CHECK(at_two.at("decode") == Approx(closed_form(7) / 2).epsilon(1e-9));
     }
     SECTION("top-k on 4 ranks with error feedback: decode scaled to 4 blocks, feedback at the profile's bandwidth") {
         const auto spans = codec_spans(test::simulate_in_child(scenario_with(path, 4, "{kind: topk, ratio: 0.01}")));

@@ -167,7 +167,7 @@ TEST_CASE("dtsim-runtime calibrate --ops codec: codec samples that dtsim fit tur
         // The mean the fit keeps: of the iterations other than stalls (a shared 2-core machine has them).
         means[kernel][bytes] = calibrate::estimate_sample(s.at("iteration_times_s").get<std::vector<double>>()).mean_s;
     }
-    REQUIRE(times.size() == 6);
+    REQUIRE(times.size() == 8);
     // Each kernel's time grows with the bucket (64× the data); top-k selection (nth_element over every
     // element) is far slower than summing 8 blocks of 1 % of them.
     for (const auto& [kernel, by_size] : times) {
@@ -182,7 +182,8 @@ TEST_CASE("dtsim-runtime calibrate --ops codec: codec samples that dtsim fit tur
     REQUIRE(fit.exit_code == 0);
     const auto profile = load_profile_file(profile_path);
     REQUIRE(profile.compute);
-    REQUIRE(profile.compute->codecs.size() == 6);
+    REQUIRE(profile.compute->codecs.size() == 8);
+    CHECK(profile.compute->codec_for(CodecKernel::powersgd_encode)->rank == calibrate::kCodecPowersgdRank);
     for (const auto& codec : profile.compute->codecs) {
         const std::string kernel(to_string(codec.kernel));
         CAPTURE(kernel);

@@ -32,6 +32,7 @@ std::string codec_line(const std::string& kernel, double bytes, double time_s) {
     std::string extra;
     if (kernel.starts_with("topk")) extra += R"(,"ratio":0.01)";
     if (kernel == "topk_decode") extra += R"(,"blocks":8)";
+    if (kernel.starts_with("powersgd")) extra += R"(,"rank":4)";
     return R"({"key":"codec/)" + kernel + "/" + number(bytes) + R"(","op":"codec","kernel":")" + kernel +
            R"(","time_s":)" + number(time_s) + R"(,"ranks":2,"nodes":1,"device":"cpu","backend":"mpi","bytes":)" +
            number(bytes) + extra + "}";
@@ -52,6 +53,7 @@ Profile profile_with_codecs() {
     compute.codecs.push_back({CodecKernel::int8_decode, 0, 4.5e9, 0, 0, {6, 0.95, 0.02, 0.05}, {}});
     compute.codecs.push_back({CodecKernel::topk_encode, 1.0 / 3 * 1e-4, 1.8e8, 0.01, 0, {6, 0.97, 0.03, 0.06}, {}});
     compute.codecs.push_back({CodecKernel::topk_decode, 5e-6, 2.1e9, 0.01, 8, {6, 0.9, 0.04, 0.08}, {}});
+    compute.codecs.push_back({CodecKernel::powersgd_encode, 4e-5, 3.5e8, 0, 0, {6, 0.99, 0.02, 0.04}, {}, {}, 4});
     p.compute = compute;
     return p;
 }
@@ -110,21 +112,21 @@ TEST_CASE("calibrate::make_plan: codec samples per kernel and size on CPUs, none
     };
     PlanOptions full;
     const auto keys = codec_keys(full);
-    REQUIRE(keys.size() == 6 * 6);  // 6 kernels × 64 KiB, 256 KiB, ... 64 MiB
+    REQUIRE(keys.size() == 8 * 6);  // 8 kernels × 64 KiB, 256 KiB, ... 64 MiB
     CHECK(keys.front() == "codec/fp16_encode/65536");
     CHECK(keys[5] == "codec/fp16_encode/67108864");
-    CHECK(keys.back() == "codec/topk_decode/67108864");
+    CHECK(keys.back() == "codec/powersgd_decode/67108864");
 
     PlanOptions quick;
     quick.quick = true;
     const auto quick_keys = codec_keys(quick);
-    REQUIRE(quick_keys.size() == 6 * 4);  // up to 4 MiB
+    REQUIRE(quick_keys.size() == 8 * 4);  // up to 4 MiB
     CHECK(quick_keys[3] == "codec/fp16_encode/4194304");
 
     PlanOptions only;
     only.ops = {ComputeOp::codec};
     const auto plan = make_plan(only, two_ranks);
-    CHECK(plan.size() == 36);
+    CHECK(plan.size() == 48);
     CHECK(plan[0].kernel == CodecKernel::fp16_encode);
     CHECK(plan[0].bytes == 65536);
     CHECK_FALSE(codec_skipped(only));
@@ -150,6 +152,13 @@ TEST_CASE("calibrate::sample_from_json_line: codec samples carry their kernel an
     const auto cast = sample_from_json_line(codec_line("fp16_decode", 65536, 1e-5), "s", 2);
     CHECK(cast.kernel == CodecKernel::fp16_decode);
     CHECK(cast.ratio == 0);
+    CHECK(cast.rank == 0);
+
+    const auto low_rank = sample_from_json_line(codec_line("powersgd_encode", 65536, 1e-4), "s", 5);
+    CHECK(low_rank.kernel == CodecKernel::powersgd_encode);
+    CHECK(low_rank.rank == 4);
+    CHECK_THROWS_WITH(sample_from_json_line(replaced(codec_line("powersgd_decode", 65536, 1e-5), ",\"rank\":4", ""), "s", 6),
+                      Catch::Contains("s:6: key 'rank'"));
 
     CHECK_THROWS_WITH(sample_from_json_line(replaced(codec_line("fp16_encode", 65536, 1e-5), "fp16_encode\",\"time",
                                                      "fp61_encode\",\"time"),
@@ -167,7 +176,7 @@ TEST_CASE("calibrate::fit_profile: one codec fit per kernel in the compute secti
             R"(,"ranks":2,"nodes":1,"device":"cpu","bytes":)" + number(bytes) + "}");
     const std::vector<std::pair<std::string, std::pair<double, double>>> truth{
         {"fp16_encode", {3e-6, 6e9}}, {"fp16_decode", {2e-6, 1.7e9}}, {"topk_encode", {2e-5, 1.8e8}},
-        {"topk_decode", {1e-5, 2.4e9}}};
+        {"topk_decode", {1e-5, 2.4e9}}, {"powersgd_encode", {4e-5, 3.5e8}}};
     for (const auto& [kernel, model] : truth)
         for (double bytes = 65536; bytes <= 64 * 1024 * 1024; bytes *= 4)
             add(codec_line(kernel, bytes, model.first + bytes / model.second));
@@ -177,7 +186,7 @@ TEST_CASE("calibrate::fit_profile: one codec fit per kernel in the compute secti
 
     REQUIRE(profile.compute);
     const auto& codecs = profile.compute->codecs;
-    REQUIRE(codecs.size() == 4);
+    REQUIRE(codecs.size() == 5);
     CHECK(codecs[0].kernel == CodecKernel::fp16_encode);  // kCodecKernelNames order
     CHECK(codecs[1].kernel == CodecKernel::fp16_decode);
     CHECK(codecs[2].kernel == CodecKernel::topk_encode);
@@ -196,12 +205,15 @@ TEST_CASE("calibrate::fit_profile: one codec fit per kernel in the compute secti
     CHECK(codecs[2].ratio == 0.01);
     CHECK(codecs[2].blocks == 0);
     CHECK(codecs[3].blocks == 8);
+    CHECK(codecs[4].kernel == CodecKernel::powersgd_encode);
+    CHECK(codecs[4].rank == 4);
+    CHECK(codecs[3].rank == 0);
     CHECK(profile.compute->codec_for(CodecKernel::int8_encode) == nullptr);
     CHECK(profile.compute->codec_for(CodecKernel::topk_decode) == &codecs[3]);
 
     // Two settings of one kernel would make one line of two kernels.
     add(replaced(codec_line("topk_decode", 3 * 65536, 1e-5), "\"blocks\":8", "\"blocks\":4"));
-    CHECK_THROWS_WITH(fit_profile(samples, "{}", "mixed"), Catch::Contains("different ratio or blocks"));
+    CHECK_THROWS_WITH(fit_profile(samples, "{}", "mixed"), Catch::Contains("different ratio, blocks or rank"));
 }
 
 TEST_CASE("a codec fit gives back its measured times, interpolated, and its model outside them", "[unit][profile]") {
@@ -233,6 +245,7 @@ TEST_CASE("dtsim::profile_from_json: codec fits round-trip and are optional", "[
         CHECK(a[i].bytes_per_second == b[i].bytes_per_second);
         CHECK(a[i].ratio == b[i].ratio);
         CHECK(a[i].blocks == b[i].blocks);
+        CHECK(a[i].rank == b[i].rank);
         CHECK(a[i].quality.samples == b[i].quality.samples);
         CHECK(a[i].quality.r_squared == b[i].quality.r_squared);
         CHECK(a[i].quality.median_relative_error == b[i].quality.median_relative_error);
@@ -278,6 +291,12 @@ TEST_CASE("dtsim::profile_from_json: a bad codec fit names the file, line and ke
         CHECK_THROWS_WITH(profile_from_json(bad, "bad.json"),
                           Catch::Contains("bad.json:") && Catch::Contains("key 'compute.codecs[3].blocks'") &&
                               Catch::Contains("is missing"));
+    }
+    SECTION("a rank on a kernel without one, and a powersgd kernel without its rank") {
+        const auto bad = replaced(text, "\"kernel\": \"fp16_encode\",", "\"kernel\": \"fp16_encode\", \"rank\": 2,");
+        check_error(bad, "\"rank\": 2", "compute.codecs[0].rank", "only the powersgd kernels");
+        CHECK_THROWS_WITH(profile_from_json(replaced(text, "\"rank\": 4,", ""), "bad.json"),
+                          Catch::Contains("key 'compute.codecs[4].rank'") && Catch::Contains("is missing"));
     }
     SECTION("a ratio on a kernel without one") {
         const auto bad = replaced(text, "\"kernel\": \"fp16_encode\",", "\"kernel\": \"fp16_encode\", \"ratio\": 0.5,");

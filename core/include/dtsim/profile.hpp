@@ -103,6 +103,7 @@ struct CodecFit {
     /// slice at small sizes and are time-shared at large ones (see docs/fidelity.md, "Measurements behind the models").
     std::vector<std::pair<double, double>> measured;
     std::vector<double> measured_error_s = {};  // as NetworkFit's
+    int rank = 0;  // powersgd kernels: the rank of the factors the calibration timed
     /// fixed_s + fp32_bytes / bytes_per_second.
     double model_seconds(double fp32_bytes) const { return fixed_s + fp32_bytes / bytes_per_second; }
     /// The measured time, interpolated linearly between the two nearest measured sizes; the model outside them.

@@ -34,9 +34,9 @@ PiecewiseAlphaBeta fit_piecewise_alpha_beta(std::vector<Observation> observation
 GemmFit fit_gemm(std::vector<Observation> flops_and_seconds, Precision precision);
 
 /// A codec kernel's time t = fixed + fp32 bytes / rate (a one-segment α-β fit, as fit_gemm in FLOPs);
-/// ratio and blocks are copied into the fit as the calibration's settings.
+/// ratio, blocks and rank are copied into the fit as the calibration's settings.
 CodecFit fit_codec(std::vector<Observation> bytes_and_seconds, CodecKernel kernel, double ratio = 0,
-                   int blocks = 0);
+                   int blocks = 0, int rank = 0);
 
 /// R², median and max relative error of `predict` on the observations.
 FitQuality evaluate_fit(const std::vector<Observation>& observations, const std::function<double(double)>& predict);

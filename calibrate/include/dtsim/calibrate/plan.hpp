@@ -56,6 +56,8 @@ LinkClass link_class_of(const std::vector<int>& node_of_rank, int ranks);
 /// calibration's rank count, so that profiles from different layouts measure the same kernel.
 inline constexpr double kCodecTopkRatio = 0.01;
 inline constexpr int kCodecTopkDecodeBlocks = 8;
+/// The rank of the PowerSGD factors the codec samples are taken at (the middle of the usual 1-8).
+inline constexpr int kCodecPowersgdRank = 4;
 
 /// Whether the plan leaves out the codec samples it was asked for: no GPU codec kernels exist yet.
 bool codec_skipped(const PlanOptions& options);

@@ -14,7 +14,7 @@
 // Compute ops add:         device; gemm: dtype, m, n, k, flops, flops_per_s; memory_bandwidth, host_to_device,
 //                          device_to_host, codec: bytes (moved; codec: the uncompressed fp32 input),
 //                          bytes_per_s; launch_latency: nothing more; codec: kernel (codec_kernel.hpp), ratio
-//                          (topk kernels), blocks (topk_decode).
+//                          (topk kernels), blocks (topk_decode), rank (powersgd kernels).
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +47,7 @@ struct Sample {
     CodecKernel kernel = CodecKernel::fp16_encode;  // codec only
     double ratio = 0;      // codec topk kernels only
     int blocks = 0;        // codec topk_decode only
+    int rank = 0;          // codec powersgd kernels only
     double time_s = 0;
     std::vector<double> iteration_times_s;
     int iterations = 0;    // timed iterations and untimed warm-up ones (0: not written)
