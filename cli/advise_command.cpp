@@ -84,6 +84,13 @@ OptionResult plan_option(const AdviseStudy& study, const AdviseOption& option, c
     return result;
 }
 
+// The energy terms that have no figure, named: what the energy column leaves out.
+std::string power_absent_text(const TrainingCost& cost) {
+    std::string out;
+    for (const auto term : cost.power_absent) out += (out.empty() ? "" : ", ") + std::string(kPowerTermNames.name(term));
+    return out;
+}
+
 std::string target_text(const TrainingTarget& target) {
     const auto amount = fixed(target.amount, 0);
     switch (target.kind) {
@@ -108,15 +115,15 @@ void print_advice(std::ostream& out, const AdviseStudy& study, const std::vector
     const auto frontier = pareto_frontier(ranked);
     out << "dtsim advise: " << study.name << " — " << target_text(study.target) << ", ranked by " << kObjectiveNames.name(objective) << "\n\n";
     TextTable table({"#", "option", "GPUs", "best configuration", "iteration", "iterations", "time-to-train", "cost", "tokens/$", "owned", "energy",
-                     "Pareto"},
-                    {true, false, true, false, true, true, true, true, true, true, true, false});
+                     "no power figure", "Pareto"},
+                    {true, false, true, false, true, true, true, true, true, true, true, false, false});
     int rank = 0;
     for (size_t i : order) {
         const auto& r = results[i];
         const auto& option = study.options[i];
         std::vector<std::string> row{std::to_string(++rank), option.name, std::to_string(option.parts.gpus)};
         if (!r.best) {
-            row.insert(row.end(), {"none fits or runs", "", "", "", "", "", "", "", ""});
+            row.insert(row.end(), {"none fits or runs", "", "", "", "", "", "", "", "", ""});
         } else {
             const auto& c = r.cost;
             const double tokens = r.iterations * option.global_batch * option.tokens_per_sequence;
@@ -124,15 +131,16 @@ void print_advice(std::ostream& out, const AdviseStudy& study, const std::vector
                                    format_hours(c.time_s), c.cloud_usd ? "$" + fixed(*c.cloud_usd, 0) : "no price",
                                    c.cloud_usd ? fixed(tokens / *c.cloud_usd, 0) : "",
                                    c.owned_usd ? (c.owned_complete() ? "$" : "≥ $") + fixed(*c.owned_usd, 0) : "no price",
-                                   (c.energy_complete ? "" : "≥ ") + fixed(c.energy_kwh, 0) + " kWh", frontier[i] ? "*" : ""});
+                                   (c.energy_complete() ? "" : "≥ ") + fixed(c.energy_kwh, 0) + " kWh", power_absent_text(c),
+                                   frontier[i] ? "*" : ""});
         }
         table.add_row(row);
     }
     table.print(out, "  ");
     out << "\n  cost: GPU-hours × the cloud price per GPU-hour (data/hardware/cost/, or the study's costs:); * on the Pareto frontier of"
            " time-to-train and cost;\n  owned: the servers' and switch ports' capital × time-to-train / the amortisation period, plus the"
-           " energy at the electricity price;\n  energy: the parts' maximum power for the whole run; ≥ where some parts (servers, switch ports)"
-           " have no price or power figure\n";
+           " energy at the electricity price;\n  energy: the parts' maximum power for the whole run × the PUE; ≥ where some parts (servers,"
+           " switch ports) have no price or power figure: the terms left out are named under 'no power figure'\n";
 }
 
 // Every option's best configuration and what training with it takes, in SI units and dollars, then every
@@ -150,7 +158,8 @@ std::string advice_json(const AdviseStudy& study, const std::vector<OptionResult
         const auto& costs = option.costs;
         const std::pair<const char*, std::optional<double>> figures[] = {{"cloud_usd_per_gpu_hour", costs.cloud_usd_per_gpu_hour},
                                                                           {"amortisation_years", costs.amortisation_years},
-                                                                          {"electricity_usd_per_kwh", costs.electricity_usd_per_kwh}};
+                                                                          {"electricity_usd_per_kwh", costs.electricity_usd_per_kwh},
+                                                                          {"pue", costs.pue}};
         for (const auto& [key, value] : figures)
             if (value) j[key] = *value;
         if (r.best) {
@@ -164,7 +173,10 @@ std::string advice_json(const AdviseStudy& study, const std::vector<OptionResult
             j["owned_usd"] = optional_number(r.cost.owned_usd);
             j["owned_complete"] = r.cost.owned_complete();
             j["energy_kwh"] = r.cost.energy_kwh;
-            j["energy_complete"] = r.cost.energy_complete;
+            j["energy_complete"] = r.cost.energy_complete();
+            auto absent = nlohmann::ordered_json::array();
+            for (const auto term : r.cost.power_absent) absent.push_back(kPowerTermNames.name(term));
+            j["power_absent"] = absent;
         }
         j["label"] = r.label;
         j["configurations"] = per_option[i];

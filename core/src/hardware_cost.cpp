@@ -15,6 +15,8 @@ constexpr double kMaxWatts = 1e6;
 constexpr double kMaxYears = 100;
 constexpr double kMinYears = 0.01;  // what capital is divided by: never zero
 constexpr double kHoursPerYear = 365.25 * 24;
+constexpr double kMinPue = 1;  // a facility draws at least what its IT equipment does
+constexpr double kMaxPue = 10;
 
 // Every figure: its key in cost files and studies, where it goes, and its plausible range.
 struct FigureKey {
@@ -34,6 +36,7 @@ constexpr FigureKey kFigures[] = {
     {"switch_port_power_watts", &HardwareCosts::switch_port_power_watts, kMaxWatts},
     {"amortisation_years", &HardwareCosts::amortisation_years, kMaxYears, kMinYears},
     {"electricity_usd_per_kwh", &HardwareCosts::electricity_usd_per_kwh, kMaxUsd},
+    {"pue", &HardwareCosts::pue, kMaxPue, kMinPue},
 };
 constexpr auto kFigureKeys = [] {
     std::array<std::string_view, std::size(kFigures)> keys{};
@@ -111,10 +114,16 @@ TrainingCost training_cost(double iterations, double iteration_s, const ClusterP
         out.capital_usd = parts.gpus * *c.gpu_capital_usd + parts.nics * c.nic_capital_usd.value_or(0) +
                           parts.switch_ports * c.switch_port_capital_usd.value_or(0);
     out.capital_complete = c.gpu_capital_usd && c.switch_port_capital_usd;
-    const double watts = parts.gpus * (c.gpu_power_watts.value_or(0) + c.host_power_watts.value_or(0)) +
-                         parts.nics * c.nic_power_watts.value_or(0) + parts.switch_ports * c.switch_port_power_watts.value_or(0);
-    out.energy_kwh = watts * hours / 1000;
-    out.energy_complete = c.gpu_power_watts && c.host_power_watts && c.switch_port_power_watts;
+    // Their power likewise (the servers' maximum includes their own NICs), so NICs are no term that can be absent.
+    const double watts = parts.gpus * (c.gpu_power_watts.value_or(0) + c.host_power_watts.value_or(0)) + parts.nics * c.nic_power_watts.value_or(0) +
+                         parts.switch_ports * c.switch_port_power_watts.value_or(0);
+    out.energy_kwh = watts * hours / 1000 * c.pue.value_or(1);
+    const std::pair<PowerTerm, const std::optional<double>&> terms[] = {{PowerTerm::gpu, c.gpu_power_watts},
+                                                                         {PowerTerm::host, c.host_power_watts},
+                                                                         {PowerTerm::switch_port, c.switch_port_power_watts},
+                                                                         {PowerTerm::pue, c.pue}};
+    for (const auto& [term, figure] : terms)
+        if (!figure) out.power_absent.push_back(term);
     if (out.capital_usd && c.amortisation_years && c.electricity_usd_per_kwh)
         out.owned_usd = *out.capital_usd * hours / (*c.amortisation_years * kHoursPerYear) + out.energy_kwh * *c.electricity_usd_per_kwh;
     return out;

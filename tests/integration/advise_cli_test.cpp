@@ -49,7 +49,9 @@ TEST_CASE("advise: time-to-train and cost per option are the closed forms of the
         const double time_s = option["iterations"].get<double>() * option["iteration_time_s"].get<double>();
         CHECK(option["time_to_train_s"].get<double>() == Approx(time_s));
         CHECK(option["cost_usd"].get<double>() == Approx(time_s / 3600 * 2 * option["cloud_usd_per_gpu_hour"].get<double>()));
-        CHECK(option["energy_kwh"].get<double>() == Approx(time_s / 3600 * 2 * 10.2 / 8));  // two H100s, each an eighth of a 10.2 kW DGX
+        // Two H100s, each an eighth of a 10.2 kW DGX, × the shipped PUE; no NIC preset, so no switch-port figures.
+        CHECK(option["energy_kwh"].get<double>() == Approx(time_s / 3600 * 2 * 10.2 / 8 * option["pue"].get<double>()));
+        CHECK(option["power_absent"] == nlohmann::json::array({"switch port"}));
         // Owned: the capital spread over the amortisation period (years of 365.25 days), plus the energy at its price.
         const double hours = time_s / 3600;
         const double amortised = option["capital_usd"].get<double>() * hours / (option["amortisation_years"].get<double>() * 365.25 * 24);
@@ -59,7 +61,8 @@ TEST_CASE("advise: time-to-train and cost per option are the closed forms of the
     // The same cluster at twice the price: the same time, twice the cost, ranked second by cost and off the frontier.
     CHECK(advice[1]["cost_usd"].get<double>() == Approx(2 * advice[0]["cost_usd"].get<double>()));
     CHECK_THAT(result.output, Catch::Contains("1  cheap") && Catch::Contains("2  dear"));
-    CHECK_THAT(result.output, Catch::Contains("ranked by cost") && Catch::Contains("kWh") && Catch::Contains("$") && Catch::Contains("≥ $"));
+    CHECK_THAT(result.output, Catch::Contains("ranked by cost") && Catch::Contains("kWh") && Catch::Contains("$") && Catch::Contains("≥ $") &&
+                                  Catch::Contains("no power figure"));
 
     // Why: both GPUs are in one node, so the NICs carry nothing and twice their bandwidth changes nothing;
     // twice the GPU's rates halve every kernel's roofline but not the fixed cost per kernel.

@@ -4,6 +4,7 @@
 
 #include "advise_ranking.hpp"
 #include "plan_why.hpp"
+#include "dtsim/config_node.hpp"
 #include "dtsim/data_paths.hpp"
 #include "dtsim/hardware_cost.hpp"
 
@@ -30,20 +31,24 @@ TEST_CASE("training_cost: GPU-hours × price, capital and energy of the parts, a
     CHECK_FALSE(c.capital_usd);  // no GPU (server) price
     CHECK_FALSE(c.owned_usd);
     CHECK(c.energy_kwh == Approx(64 * 0.7));
-    CHECK_FALSE(c.energy_complete);
+    CHECK_FALSE(c.energy_complete());
+    CHECK(c.power_absent == std::vector<PowerTerm>{PowerTerm::host, PowerTerm::switch_port, PowerTerm::pue});
 
     // Owned: the servers (GPU share, their NICs included) and switch ports priced and powered, the capital
     // spread over 5 years of 365.25 days, the energy at $0.10/kWh.
     HardwareCosts owned;
     owned.host_power_watts = 300;
     owned.switch_port_power_watts = 10;
+    owned.pue = 1.5;
     owned.gpu_capital_usd = 30000;
     owned.switch_port_capital_usd = 1000;
     owned.amortisation_years = 5;
     owned.electricity_usd_per_kwh = 0.1;
     const auto full = training_cost(1800, 2.0, parts, costs.overridden_by(owned));
-    CHECK(full.energy_kwh == Approx((64 * (700 + 300) + 128 * 10) / 1000.0));
-    CHECK(full.energy_complete);
+    // IT power (GPUs and their servers, switch ports) for one hour, × the PUE.
+    CHECK(full.energy_kwh == Approx((64 * (700 + 300) + 128 * 10) / 1000.0 * 1.5));
+    CHECK(full.energy_complete());
+    CHECK(full.power_absent.empty());
     REQUIRE(full.capital_usd);
     CHECK(*full.capital_usd == Approx(64 * 30000 + 128 * 1000));
     CHECK(full.capital_complete);
@@ -60,8 +65,27 @@ TEST_CASE("training_cost: GPU-hours × price, capital and energy of the parts, a
     CHECK(*more.capital_usd == Approx(64 * 30000 + 64 * 2000));
     CHECK_FALSE(more.capital_complete);
     CHECK_FALSE(more.owned_complete());
-    CHECK(more.energy_kwh == Approx(full.energy_kwh + 64 * 0.025));
+    CHECK(more.energy_kwh == Approx(full.energy_kwh + 64 * 0.025 * 1.5));
+    CHECK(more.energy_complete());  // the servers' own NICs are in their figures: NICs are no term that can be absent
     CHECK(switch_ports(16, false, 1) == 16);
+
+    // Without the switches' own power the energy is a lower bound over what is known, that term named.
+    HardwareCosts no_switch = owned;
+    no_switch.switch_port_power_watts.reset();
+    const auto lower = training_cost(1800, 2.0, parts, costs.overridden_by(no_switch));
+    CHECK(lower.energy_kwh == Approx(full.energy_kwh - 128 * 0.010 * 1.5));
+    CHECK(lower.power_absent == std::vector<PowerTerm>{PowerTerm::switch_port});
+    CHECK_FALSE(lower.owned_complete());
+}
+
+TEST_CASE("cost figures: a PUE below 1 is refused naming its key", "[unit][advise]") {
+    const auto source = std::make_shared<const DocumentSource>(DocumentSource{"study.yaml", {}});
+    CHECK_THROWS_WITH(read_hardware_costs(ConfigNode::parse("pue: 0.9\n", source)), Catch::Contains("study.yaml") && Catch::Contains("pue"));
+    CHECK(read_hardware_costs(ConfigNode::parse("pue: 1.2\n", source)).pue == 1.2);
+}
+
+TEST_CASE("power terms: each named once and read back", "[unit][advise][vocabulary]") {
+    for (const auto& [term, name] : kPowerTermNames.entries) CHECK(kPowerTermNames.parse(name) == term);
 }
 
 TEST_CASE("load_hardware_costs: the shipped figures, none for a preset without a file", "[unit][advise]") {
@@ -72,6 +96,8 @@ TEST_CASE("load_hardware_costs: the shipped figures, none for a preset without a
     CHECK(*h100.host_power_watts + *h100.gpu_power_watts == Approx(10200.0 / 8));  // a DGX H100's maximum, per GPU
     CHECK(h100.switch_port_capital_usd);                                            // from ib-ndr's file
     CHECK(h100.amortisation_years);                                                 // from ownership.yaml, for every preset
+    CHECK(h100.pue == Approx(1.58));                                                // likewise
+    CHECK(h100.switch_port_power_watts == Approx(1720.0 / 64));                     // a QM9700's maximum over its 64 ports
     const auto cpu = load_hardware_costs("cpu", "");
     CHECK_FALSE(cpu.cloud_usd_per_gpu_hour);
     CHECK(cpu.electricity_usd_per_kwh);
@@ -84,7 +110,7 @@ TEST_CASE("every shipped cost file loads, each figure with its date and source",
         CHECK_NOTHROW(load_hardware_costs(name, ""));
         ++files;
     }
-    CHECK(files >= 6);
+    CHECK(files >= 9);
 }
 
 TEST_CASE("advise ranking: by time or by cost, and the Pareto frontier", "[unit][advise]") {

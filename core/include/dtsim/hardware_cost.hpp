@@ -5,6 +5,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include "dtsim/name_table.hpp"
 
 namespace dtsim {
 
@@ -19,9 +22,10 @@ struct HardwareCosts {
     std::optional<double> nic_capital_usd;         // one NIC beyond the server's own: none where the server price has them
     std::optional<double> nic_power_watts;         // likewise
     std::optional<double> switch_port_capital_usd;  // one switch port, its share of the switch
-    std::optional<double> switch_port_power_watts;
+    std::optional<double> switch_port_power_watts;  // one port's share of its switch at its maximum, the transceivers in its cages included
     std::optional<double> amortisation_years;        // what owned hardware's capital is spread over
     std::optional<double> electricity_usd_per_kwh;   // what owned hardware's energy costs
+    std::optional<double> pue;                       // power usage effectiveness: the facility's power over its IT equipment's
     /// `other`'s figures where it has them, these elsewhere.
     HardwareCosts overridden_by(const HardwareCosts& other) const;
 };
@@ -57,15 +61,21 @@ struct ClusterParts {
 /// per NIC and, with oversubscription o, NICs / o leaf up-links each ending on a spine port.
 double switch_ports(int nics, bool tiered, double oversubscription);
 
+/// The terms of an owned cluster's energy that need a figure; the servers' figures include their NICs.
+enum class PowerTerm { gpu, host, switch_port, pue };
+inline constexpr auto kPowerTermNames = make_name_table(std::pair{PowerTerm::gpu, "GPU"}, std::pair{PowerTerm::host, "host"},
+                                                        std::pair{PowerTerm::switch_port, "switch port"}, std::pair{PowerTerm::pue, "PUE"});
+
 struct TrainingCost {
     double time_s = 0;
     std::optional<double> cloud_usd;    // GPU-hours × the price per GPU-hour
     std::optional<double> capital_usd;  // the priced parts; none without a GPU price
     bool capital_complete = false;      // GPUs (their servers) and switch ports both priced
-    double energy_kwh = 0;              // the parts whose power is known, for the whole run
-    bool energy_complete = false;       // GPUs, the rest of their servers and switch ports all have a power figure
+    double energy_kwh = 0;              // the parts whose power is known, for the whole run, × the PUE where known
+    std::vector<PowerTerm> power_absent;  // the terms without a figure, left out of energy_kwh (a PUE of 1 where absent)
     std::optional<double> owned_usd;    // capital × run / amortisation period + energy × price; needs all three
-    bool owned_complete() const { return capital_complete && energy_complete; }
+    bool energy_complete() const { return power_absent.empty(); }
+    bool owned_complete() const { return capital_complete && energy_complete(); }
 };
 
 TrainingCost training_cost(double iterations, double iteration_s, const ClusterParts& parts, const HardwareCosts& costs);
