@@ -15,7 +15,7 @@ constexpr double kMaskElements = 0.5;
 // much as the products of this many more tokens of sequence: its rate at sequence length s is
 // s / (s + 512) of the long-sequence rate. Fitted to FlashAttention-2's published forward + backward
 // TFLOP/s at 512–16k tokens (A100: 487 and 507 for head dimensions 128 and 64; H100: 534 and 549; each
-// within 2 % of the six points) and close to cuDNN's H100 kernels (615, docs/hardware-sources.md §8).
+// within 2 % of the six points) and close to cuDNN's H100 kernels (615, docs/hardware-sources.md §7).
 constexpr double kFlashOverheadTokens = 512;
 
 // A matrix multiply of `tokens` rows from `in` to `out` features: it reads its input, writes its output
