@@ -6,7 +6,8 @@ namespace dtsim {
 
 double kernel_forward_s(const Kernel& kernel, double batch, double element_bytes, const ComputeRates& rates) {
     const double bytes = (batch * kernel.elements + kernel.weight_elements) * element_bytes;
-    return std::max(batch * kernel.flops / rates.flops_per_second, bytes / rates.memory_bytes_per_second);
+    const double rate = kernel.kind == KernelKind::attention_core ? rates.attention_flops_per_second : rates.flops_per_second;
+    return std::max(batch * (kernel.flops + kernel.overhead_flops) / rate, bytes / rates.memory_bytes_per_second);
 }
 
 PassTimes kernel_times(const std::vector<Kernel>& kernels, double batch, double element_bytes, const ComputeRates& rates) {

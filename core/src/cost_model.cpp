@@ -44,6 +44,13 @@ double preset_peak(const GpuPreset& gpu, Precision precision) {
     return peak->second;
 }
 
+// Attention's core runs at the GEMM rate in use (the profile's, the model's or the preset's) times the
+// preset's measured attention ÷ GEMM efficiency: nothing calibrates attention itself.
+ComputeCosts with_attention_rate(ComputeCosts costs, const GpuPreset& gpu) {
+    costs.attention_flops_per_second = costs.flops_per_second * gpu.attention_efficiency / gpu.gemm_efficiency;
+    return costs;
+}
+
 // A zoo model's rates: the profile's fitted GEMM curve and memory bandwidth where it has a compute section,
 // else the GPU preset's peaks times its efficiencies (the model's own GEMM efficiency where given).
 ComputeCosts zoo_rates(const Scenario& scenario, const Profile* profile) {
@@ -61,11 +68,12 @@ ComputeCosts zoo_rates(const Scenario& scenario, const Profile* profile) {
                                                         std::string(to_string(model.precision)) + " GEMM fit (it has: " +
                                                         measured + "); choose one of those precisions");
         }
-        return ComputeCosts{gemm->flops_per_second, compute.memory_bytes_per_second, gemm->fixed_s, {}, {}};
+        return with_attention_rate(ComputeCosts{gemm->flops_per_second, compute.memory_bytes_per_second, gemm->fixed_s, {}, {}}, gpu);
     }
     const double efficiency = model.gemm_efficiency.value_or(gpu.gemm_efficiency);
-    return ComputeCosts{preset_peak(gpu, model.precision) * efficiency, gpu.memory_bytes_per_second * gpu.memory_efficiency,
-                        kKernelLaunchOverheadS, {}, {}};
+    return with_attention_rate(ComputeCosts{preset_peak(gpu, model.precision) * efficiency,
+                                            gpu.memory_bytes_per_second * gpu.memory_efficiency, kKernelLaunchOverheadS, {}, {}},
+                               gpu);
 }
 
 // A direct model's times are given; the work the simulator adds (compression) runs at the profile's rates,
@@ -89,14 +97,13 @@ ComputeCosts direct_rates(const Scenario& scenario, const Profile* profile) {
         }
         rates.memory_bytes_per_second = compute.memory_bytes_per_second;
     }
-    return rates;
+    return with_attention_rate(rates, gpu);
 }
 
 std::vector<LayerWork> model_layers(const ModelSpec& model, const ComputeCosts& rates) {
     std::vector<LayerWork> layers;
     if (model.zoo) {
-        layers = layer_times(*model.zoo, model.batch_per_gpu, model.precision,
-                             ComputeRates{rates.flops_per_second, rates.memory_bytes_per_second, rates.per_kernel_s});
+        layers = layer_times(*model.zoo, model.batch_per_gpu, model.precision, rates.layer_rates());
         if (model.single_gpu_step_s) scale_to_step_time(layers, *model.single_gpu_step_s);
     } else {
         // Gradients become ready evenly through backward, as with many equal layers.
@@ -149,7 +156,7 @@ CostModel::CostModel(const Scenario& scenario)
                             compute_.memory_bytes_per_second;
     }
     if (scenario.training.llm)
-        llm_ = llm_costs(scenario, ComputeRates{compute_.flops_per_second, compute_.memory_bytes_per_second, compute_.per_kernel_s});
+        llm_ = llm_costs(scenario, compute_.layer_rates());
 }
 
 const LinkModel& CostModel::link_between(int from_rank, int to_rank) const {

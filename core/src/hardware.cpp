@@ -48,9 +48,10 @@ GpuPreset load_gpu_preset(const std::string& name, const std::string& where) {
     gpu.memory_bytes = doc.bytes("memory");
     gpu.memory_bytes_per_second = doc.bytes_per_second("memory_bandwidth");
     auto efficiency = doc.child("efficiency");
-    efficiency.require_map_with_keys({"gemm", "memory"});
+    efficiency.require_map_with_keys({"gemm", "memory", "attention"});
     gpu.gemm_efficiency = efficiency.number("gemm", 0.01, 1.0);
     gpu.memory_efficiency = efficiency.number("memory", 0.01, 1.0);
+    gpu.attention_efficiency = efficiency.number("attention", 0.01, 1.0);
     gpu.intra_node = doc.text("intra_node");
     gpu.host_link = doc.text("host_link");
     return gpu;

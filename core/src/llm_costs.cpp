@@ -42,6 +42,7 @@ std::vector<Kernel> shard_kernels(std::vector<Kernel> kernels, const Parallelism
     for (auto& kernel : kernels) {
         const double t = kernel.tensor_sharded || p.sequence_parallel ? p.tensor : 1;
         kernel.flops /= t * p.context;
+        kernel.overhead_flops /= t * p.context;
         kernel.elements /= t * p.context;
         kernel.weight_elements /= kernel.tensor_sharded ? weight_split : 1;
     }

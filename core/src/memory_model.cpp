@@ -52,7 +52,7 @@ MemoryEstimate llm_memory(const Scenario& scenario) {
     const bool mixed = is_mixed_precision(scenario.model.precision);
     const double element = bytes_per_element(scenario.model.precision);
     const double optimizer = scenario.training.optimizer_or_adam().state_bytes_per_parameter(mixed);
-    const auto costs = llm_costs(scenario, ComputeRates{1, 1, 0});
+    const auto costs = llm_costs(scenario, ComputeRates{1, 1, 0, 1});
     MemoryEstimate peak;
     peak.capacity = scenario.cluster.gpu.memory_bytes;
     for (int stage = 0; stage < p.pipeline; ++stage) {

@@ -10,6 +10,14 @@ namespace {
 // A dropout mask is one byte per element: half a 16-bit activation.
 constexpr double kMaskElements = 0.5;
 
+// FlashAttention's work per block of queries that does not grow with the keys it visits (loading the
+// block, the final rescale and output write, the diagonal tile run whole under the causal mask) costs as
+// much as the products of this many more tokens of sequence: its rate at sequence length s is
+// s / (s + 512) of the long-sequence rate. Fitted to FlashAttention-2's published forward + backward
+// TFLOP/s at 512–16k tokens (A100: 487 and 507 for head dimensions 128 and 64; H100: 534 and 549; each
+// within 2 % of the six points) and close to cuDNN's H100 kernels (615, docs/hardware-sources.md §7).
+constexpr double kFlashOverheadTokens = 512;
+
 // A matrix multiply of `tokens` rows from `in` to `out` features: it reads its input, writes its output
 // and reads the in × out weights once.
 Kernel gemm(double tokens, double in, double out) {
@@ -29,7 +37,11 @@ Kernel core(double flops, double elements, double backward_factor = 2) {
 std::vector<Kernel> attention_core(double n, double d, double kv, double heads, bool dropout, Attention attention) {
     const double products = 2 * n * n * d;  // QK^T, and again the probabilities times V
     const double scores = heads * n * n;
-    if (attention == Attention::flash) return {core(products, n * (2 * d + 2 * kv), 2.5)};  // two products, half of each
+    if (attention == Attention::flash) {  // two products, half of each
+        auto flash = core(products, n * (2 * d + 2 * kv), 2.5);
+        flash.overhead_flops = products * kFlashOverheadTokens / n;
+        return {flash};
+    }
     std::vector<Kernel> kernels{core(products, n * (d + kv) + scores), core(0, 2 * scores)};
     if (dropout) kernels.push_back(core(0, (2 + kMaskElements) * scores));
     kernels.push_back(core(products, scores + n * (kv + d)));

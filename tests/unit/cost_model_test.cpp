@@ -76,6 +76,8 @@ TEST_CASE("tf32 trains fp32 tensors at the preset's TF32 peak; a GPU without one
     const auto& gpu = scenario.cluster.gpu;
     const CostModel tf32(scenario), fp32(load_scenario_text(zoo("a100-sxm", "fp32"), "fp32.yaml"));
     CHECK(tf32.compute().flops_per_second == gpu.peak_flops_per_second.at(Precision::tf32) * gpu.gemm_efficiency);
+    CHECK(tf32.compute().attention_flops_per_second ==
+          Approx(gpu.peak_flops_per_second.at(Precision::tf32) * gpu.attention_efficiency));
     CHECK(tf32.gradient_bytes() == fp32.gradient_bytes());  // 4 bytes per element, as fp32
     CHECK(tf32.forward_s() < fp32.forward_s());
     CHECK_THROWS_WITH(load_scenario_text(zoo("v100-sxm2", "tf32"), "v100.yaml"),

@@ -75,8 +75,11 @@ TEST_CASE("a profile's GEMM curve sets layer compute times", "[unit][profile]") 
     test::TempDir dir;
     const auto with = load_scenario_text(scenario_with(write_profile(dir, two_class_profile())), "s.yaml");
     const auto zoo = load_zoo_model("resnet50", "test");
-    const auto expected = layer_times(zoo, 4, Precision::fp32, ComputeRates{50e9, 10e9, 20e-6});
+    const auto expected = layer_times(zoo, 4, Precision::fp32, ComputeRates{50e9, 10e9, 20e-6, 0});
     const CostModel costs(with);
+    // Attention's core: the fitted GEMM rate times the preset's attention ÷ GEMM efficiency.
+    const auto& gpu = with.cluster.gpu;
+    CHECK(costs.compute().attention_flops_per_second == Approx(50e9 * gpu.attention_efficiency / gpu.gemm_efficiency));
     REQUIRE(costs.layers().size() == expected.size());
     for (size_t i = 0; i < expected.size(); ++i) CHECK(costs.layers()[i].forward_s == expected[i].forward_s);
     CHECK(expected.front().forward_s > 20e-6);  // the fixed cost is in every layer

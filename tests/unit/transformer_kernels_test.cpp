@@ -1,6 +1,8 @@
 // A transformer block's kernels against closed forms: the FLOPs they run add up to the model FLOPs (less
 // the causal half FlashAttention skips), the memory traffic of a GPT block is the sum of its kernels' reads
 // and writes, each kernel's time is its roofline, and tensor parallelism divides what it should.
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include "dtsim/compute_model.hpp"
@@ -59,7 +61,7 @@ TEST_CASE("a GPT block moves its activations, its weights and, without FlashAtte
 }
 
 TEST_CASE("a kernel takes its roofline, forward and backward", "[unit][llm][kernels]") {
-    const ComputeRates rates{100e12, 1e12, 5e-6};
+    const ComputeRates rates{100e12, 1e12, 5e-6, 100e12};
     const Kernel product{KernelKind::gemm, 1e9, 1e3, 1e6, 2, true};  // compute-bound: 1e9 FLOPs per sample
     const Kernel norm{KernelKind::memory, 0, 4e6, 0, 2, false};        // memory-bound: 4e6 elements per sample
     const double batch = 4, bytes = 2;
@@ -78,6 +80,40 @@ TEST_CASE("a kernel takes its roofline, forward and backward", "[unit][llm][kern
     CHECK(work[0].backward_s == Approx(pass.backward_s + 10e-6));
 }
 
+TEST_CASE("attention's core runs at the attention rate, FlashAttention's at s / (s + 512) of it", "[unit][llm][kernels]") {
+    // A Llama block of hidden d = 256, 4 heads and 4 kv heads over n = 1024 tokens, one sequence, 2-byte elements.
+    const double d = 256, kv = 256, n = 1024, bytes = 2;
+    const TransformerConfig config{"llama", 1, 256, 4, 4, 512, 1000, 0, 1024, 1, 1};
+    const ComputeRates rates{100e12, 1e12, 5e-6, 40e12};
+    const auto flash = transformer_layers(config, 1024, Attention::flash);
+    const auto& attn = flash.at(1);
+    REQUIRE(attn.name == "block0.attn");
+    // Compute-bound products at the GEMM rate: QKV (2·n·d·(d + 2kv)) and the output projection (2·n·d²).
+    const double gemm_s = (2 * n * d * (d + 2 * kv) + 2 * n * d * d) / 100e12;
+    // Memory-bound: RMSNorm 2d, rotary 2(d + kv), residual add 3d elements per token.
+    const double memory_s = n * (2 * d + 2 * (d + kv) + 3 * d) * bytes / 1e12;
+    // FlashAttention: the causal half of QK^T and PV (2·n²·d) and its per-query-block work, 512 tokens' worth.
+    const double core_s = 2 * n * n * d * (1 + 512 / n) / 40e12;
+    ZooModel model;
+    model.layers = {attn};
+    const auto work = layer_times(model, 1, Precision::bf16, rates);
+    CHECK(work[0].forward_s == Approx(gemm_s + memory_s + core_s + 5e-6).epsilon(1e-12));
+    CHECK(work[0].backward_s == Approx(2 * gemm_s + 2 * memory_s + 2.5 * core_s + 10e-6).epsilon(1e-12));
+    // Its achieved rate over the causal FLOPs grows with the sequence towards the attention rate.
+    for (int tokens : {512, 2048, 8192}) {
+        const auto layers = transformer_layers(config, tokens, Attention::flash);
+        for (const auto& kernel : layers.at(1).kernels)
+            if (kernel.kind == KernelKind::attention_core)
+                CHECK(kernel.flops / kernel_forward_s(kernel, 1, bytes, rates) == Approx(40e12 * tokens / (tokens + 512.0)));
+    }
+    // Standard attention's products run at the attention rate too, without the overhead.
+    for (const auto& kernel : transformer_layers(config, 1024, Attention::standard).at(1).kernels)
+        if (kernel.kind == KernelKind::attention_core && kernel.flops > 0) {
+            CHECK(kernel.overhead_flops == 0);
+            CHECK(kernel_forward_s(kernel, 1, bytes, rates) == Approx(std::max(kernel.flops / 40e12, kernel.elements * bytes / 1e12)));
+        }
+}
+
 TEST_CASE("tensor parallelism halves a block's kernels; without sequence parallelism normalisations stay whole", "[unit][llm][kernels]") {
     const auto block_forward_s = [](int tensor, bool sp) {
         const std::string text = "name: gpt\ncluster: {nodes: 1, gpus_per_node: 2, gpu: h100-sxm, nic: ib-ndr}\n"
@@ -85,7 +121,7 @@ TEST_CASE("tensor parallelism halves a block's kernels; without sequence paralle
                                  "training:\n  strategy: {kind: allreduce}\n  parallelism: {tensor: " +
                                  std::to_string(tensor) + ", sequence_parallel: " + (sp ? "true" : "false") + "}\n";
         const auto scenario = load_scenario_text(text, "gpt.yaml");
-        const ComputeRates rates{500e12, 2e12, 0};
+        const ComputeRates rates{500e12, 2e12, 0, 500e12};
         const auto costs = llm_costs(scenario, rates);  // kept: the stage below is a reference into it
         const auto& stage = costs.virtual_stages.at(0);
         return stage.at(1).forward_s + stage.at(2).forward_s;  // block 0: attention and MLP

@@ -20,6 +20,8 @@ struct ComputeRates {
     double flops_per_second = 0;        // achieved: peak × GEMM efficiency, or a profile's fitted rate
     double memory_bytes_per_second = 0;  // achieved: peak × memory efficiency
     double per_kernel_s = 0;            // fixed cost of each kernel (a profile's GEMM-curve intercept)
+    double attention_flops_per_second = 0;  // attention's core (KernelKind::attention_core): peak × attention
+                                            // efficiency, or the GEMM rate × the preset's attention ÷ GEMM
 };
 
 /// The fixed cost of a kernel where nothing was measured (a GPU preset, a datasheet profile): the host
@@ -27,7 +29,8 @@ struct ComputeRates {
 /// calibrated profile replaces it with its GEMM fit's intercept.
 inline constexpr double kKernelLaunchOverheadS = 5e-6;
 
-/// One kernel's forward time at `batch` samples: its roofline (model_zoo.hpp, Kernel).
+/// One kernel's forward time at `batch` samples: its roofline (model_zoo.hpp, Kernel), its FLOPs and overhead
+/// at its kind's rate.
 double kernel_forward_s(const Kernel& kernel, double batch, double element_bytes, const ComputeRates& rates);
 
 struct PassTimes {

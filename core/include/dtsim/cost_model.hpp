@@ -49,6 +49,10 @@ struct ComputeCosts {
     double per_kernel_s = 0;             // fixed cost of each kernel: the GEMM fit's intercept, else a launch
     std::vector<CodecFit> codecs;        // the profile's fitted compression kernels; empty: memory-bound passes
     std::optional<SharedCores> shared_cores;  // the profile's: ranks that time-share cores for codec work
+    double attention_flops_per_second = 0;    // the GEMM rate above × the preset's attention ÷ GEMM efficiency
+    ComputeRates layer_rates() const {
+        return ComputeRates{flops_per_second, memory_bytes_per_second, per_kernel_s, attention_flops_per_second};
+    }
 };
 
 class CostModel {

@@ -17,6 +17,7 @@ struct GpuPreset {
     double memory_bytes_per_second = 0;
     double gemm_efficiency = 1;    // achieved / peak for large GEMMs
     double memory_efficiency = 1;  // achieved / peak memory bandwidth
+    double attention_efficiency = 1;  // achieved / peak of the attention core's products at long sequences
     std::string intra_node;        // network preset for GPU-to-GPU links inside a node
     std::string host_link;         // network preset for the host (PCIe) link
 

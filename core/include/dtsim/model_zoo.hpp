@@ -19,7 +19,8 @@ enum class KernelKind {
 /// max(FLOPs / rate, bytes moved / memory bandwidth), where bytes moved are `elements` per sample (read
 /// and written, scaling with the tokens) plus `weight_elements` read once per pass. Backward runs
 /// `backward_factor` times the forward's work (2: the input-gradient and weight-gradient products, or
-/// reading the saved input and the incoming gradient and writing the outgoing one).
+/// reading the saved input and the incoming gradient and writing the outgoing one). Attention's core runs
+/// at the attention rate (ComputeRates), every other kernel's FLOPs at the GEMM rate.
 struct Kernel {
     KernelKind kind = KernelKind::gemm;
     double flops = 0;
@@ -28,6 +29,8 @@ struct Kernel {
     double backward_factor = 2;
     bool tensor_sharded = true;  // split over a tensor group; false: every rank of it runs it whole
                                  // (normalisations, residual adds) unless sequence parallelism splits them
+    double overhead_flops = 0;   // work beyond `flops` at the same rate, in FLOP-equivalents, that no model
+                                 // FLOP count includes (FlashAttention's per-query-block work)
 };
 
 /// An element-wise kernel that runs on a CNN layer's output before the next layer reads it
