@@ -79,6 +79,8 @@ NcclCall call_of(const SimulationContext& ctx, const GroupShape& shape, const Ra
         static_cast<double>(rails_of(cluster, shape.nodes.front()).size()) * ctx.costs.nic().effective_bytes_per_second();
     call.nvls_efficiency = cluster.intra_node.reduction_efficiency;
     call.collnet_efficiency = cluster.nic.reduction_efficiency;
+    const auto& across = ctx.costs.nccl().ll_max_busbw_across;
+    call.ll_max_busbw = call.nodes == 1 ? cluster.intra_node.ll_max_busbw : across[call.nodes == 2 ? 0 : 1];
     return call;
 }
 
@@ -194,6 +196,8 @@ struct Plan {
     double fill_s = 0;
     std::vector<Flow> flows;
     double bottleneck_s = 0;  // the flows alone on an idle platform (nccl_collective_alone_s)
+    // Where the protocol's payload rate is below what the links carry (LL's ceiling), no flow may end sooner.
+    double min_flows_s = 0;
 };
 
 Plan plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGroup& group, NetworkOp op, double bytes) {
@@ -211,6 +215,7 @@ Plan plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGr
     FlowPlan flows(ctx, shape, group.position);
     const double intra = call.intra_bytes_per_second, inter = call.inter_bytes_per_second;
     const bool across = call.nodes > 1;
+    const double link = across ? std::min(intra, inter) : intra;
     switch (choice.algorithm) {
         case NcclAlgorithm::tree: {
             const double wire = per_channel / 2 / costs.tree_payload_fraction;  // half of the channel per tree
@@ -218,6 +223,7 @@ Plan plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGr
                 for (int t = 0; t < 2; ++t) flows.tree(c, t, wire);
             // A node's chain sends its half up and down in both trees; so does an interior node's NIC.
             plan.bottleneck_s = 2 * bytes / costs.tree_payload_fraction * (across ? std::max(1 / intra, 1 / inter) : 1 / intra);
+            plan.min_flows_s = 2 * bytes / nccl_payload_rate(call, choice.protocol, costs.tree_payload_fraction, link);
             break;
         }
         case NcclAlgorithm::nvls: {
@@ -242,6 +248,7 @@ Plan plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGr
             const double wire = steps_share * per_channel / costs.ring_payload_fraction;
             for (int c = 0; c < channels; ++c) flows.ring(c, wire);
             plan.bottleneck_s = wire * channels * (across ? std::max(1 / intra, 1 / inter) : 1 / intra);
+            plan.min_flows_s = steps_share * bytes / nccl_payload_rate(call, choice.protocol, costs.ring_payload_fraction, link);
             // Chunks pipeline through the node's chain and the hop between nodes: the collective lasts the
             // slower phase plus one chunk's pass through the faster one (the node's k - 1 NVLink hops).
             if (across && k > 1) {
@@ -251,6 +258,8 @@ Plan plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGr
             break;
         }
     }
+    if (plan.min_flows_s <= plan.bottleneck_s * (1 + 1e-12)) plan.min_flows_s = 0;
+    plan.bottleneck_s = std::max(plan.bottleneck_s, plan.min_flows_s);
     plan.flows = std::move(flows.flows);
     return plan;
 }
@@ -261,6 +270,7 @@ struct CallFlows {
     NetworkOp op;
     double bytes;
     double wait_s = 0;
+    double min_flows_s = 0;  // Plan::min_flows_s
     std::unordered_map<int, std::vector<Flow>> sent;
     std::unordered_map<int, std::vector<Flow>> received;
 };
@@ -332,11 +342,12 @@ public:
 
     std::shared_ptr<const CallFlows> flows_of(const SimulationContext& ctx, const RankGroup& group, NetworkOp op, double bytes) const {
         if (latest_ && latest_->op == op && latest_->bytes == bytes) return latest_;
-        auto flows = std::make_shared<CallFlows>(CallFlows{op, bytes, 0, {}, {}});
+        auto flows = std::make_shared<CallFlows>(CallFlows{op, bytes, 0, 0, {}, {}});
         RankGroup member = group;
         for (member.position = 0; member.position < group.count; ++member.position) {
             const auto plan = plan_of(ctx, *shape, member, op, bytes);
             flows->wait_s = plan.launch_s + plan.latency_s + plan.fill_s;
+            flows->min_flows_s = plan.min_flows_s;
             for (const auto& flow : plan.flows) {
                 if (!copies_.simulated(flow)) continue;
                 flows->sent[flow.from].push_back(flow);
@@ -374,7 +385,9 @@ void nccl_collective(const Actor& actor, const RankGroup& group, NetworkOp op, d
     std::vector<sg4::CommPtr> comms;
     for (const auto& flow : flows_at(flows->sent, me)) {
         auto comm = ctx.link_mailbox(me, flow.to, channel)->put_init(&g_token, static_cast<uint64_t>(flow.bytes));
-        if (cap > 0) comm->set_rate(cap * flow.channels);
+        double rate = cap > 0 ? cap * flow.channels : 0;
+        if (flows->min_flows_s > 0) rate = rate > 0 ? std::min(rate, flow.bytes / flows->min_flows_s) : flow.bytes / flows->min_flows_s;
+        if (rate > 0) comm->set_rate(rate);
         comms.push_back(comm->start());
     }
     for (const auto& flow : flows_at(flows->received, me))
