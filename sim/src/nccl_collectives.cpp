@@ -200,6 +200,13 @@ struct Plan {
     double min_flows_s = 0;
 };
 
+// The time `payload` bytes take at the protocol's payload rate over `link` where that rate is below what
+// the link carries of them (LL's ceiling); 0 where the link sets the rate.
+double capped_s(const NcclCall& call, NcclProtocol protocol, double fraction, double link, double payload) {
+    const double rate = nccl_payload_rate(call, protocol, fraction, link);
+    return rate < fraction * link ? payload / rate : 0;
+}
+
 Plan plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGroup& group, NetworkOp op, double bytes) {
     const auto call = call_of(ctx, shape, group, op, bytes);
     const auto& parameters = ctx.costs.nccl();
@@ -223,7 +230,7 @@ Plan plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGr
                 for (int t = 0; t < 2; ++t) flows.tree(c, t, wire);
             // A node's chain sends its half up and down in both trees; so does an interior node's NIC.
             plan.bottleneck_s = 2 * bytes / costs.tree_payload_fraction * (across ? std::max(1 / intra, 1 / inter) : 1 / intra);
-            plan.min_flows_s = 2 * bytes / nccl_payload_rate(call, choice.protocol, costs.tree_payload_fraction, link);
+            plan.min_flows_s = capped_s(call, choice.protocol, costs.tree_payload_fraction, link, 2 * bytes);
             break;
         }
         case NcclAlgorithm::nvls: {
@@ -248,7 +255,7 @@ Plan plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGr
             const double wire = steps_share * per_channel / costs.ring_payload_fraction;
             for (int c = 0; c < channels; ++c) flows.ring(c, wire);
             plan.bottleneck_s = wire * channels * (across ? std::max(1 / intra, 1 / inter) : 1 / intra);
-            plan.min_flows_s = steps_share * bytes / nccl_payload_rate(call, choice.protocol, costs.ring_payload_fraction, link);
+            plan.min_flows_s = capped_s(call, choice.protocol, costs.ring_payload_fraction, link, steps_share * bytes);
             // Chunks pipeline through the node's chain and the hop between nodes: the collective lasts the
             // slower phase plus one chunk's pass through the faster one (the node's k - 1 NVLink hops).
             if (across && k > 1) {
@@ -258,7 +265,6 @@ Plan plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGr
             break;
         }
     }
-    if (plan.min_flows_s <= plan.bottleneck_s * (1 + 1e-12)) plan.min_flows_s = 0;
     plan.bottleneck_s = std::max(plan.bottleneck_s, plan.min_flows_s);
     plan.flows = std::move(flows.flows);
     return plan;
