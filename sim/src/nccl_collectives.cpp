@@ -196,15 +196,12 @@ struct Plan {
     double fill_s = 0;
     std::vector<Flow> flows;
     double bottleneck_s = 0;  // the flows alone on an idle platform (nccl_collective_alone_s)
-    // Where the protocol's payload rate is below what the links carry (LL's ceiling), no flow may end sooner.
-    double min_flows_s = 0;
 };
 
-// The time `payload` bytes take at the protocol's payload rate over `link` where that rate is below what
-// the link carries of them (LL's ceiling); 0 where the link sets the rate.
-double capped_s(const NcclCall& call, NcclProtocol protocol, double fraction, double link, double payload) {
-    const double rate = nccl_payload_rate(call, protocol, fraction, link);
-    return rate < fraction * link ? payload / rate : 0;
+// Payload bytes per byte a flow moves over `link`: the protocol's fraction, less where its payload rate
+// stops below fraction·link (LL's ceiling), so that the flows, at the link's rate, carry the payload at it.
+double payload_fraction(const NcclCall& call, NcclProtocol protocol, double fraction, double link) {
+    return nccl_payload_rate(call, protocol, fraction, link) / link;
 }
 
 Plan plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGroup& group, NetworkOp op, double bytes) {
@@ -225,12 +222,12 @@ Plan plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGr
     const double link = across ? std::min(intra, inter) : intra;
     switch (choice.algorithm) {
         case NcclAlgorithm::tree: {
-            const double wire = per_channel / 2 / costs.tree_payload_fraction;  // half of the channel per tree
+            const double fraction = payload_fraction(call, choice.protocol, costs.tree_payload_fraction, link);
+            const double wire = per_channel / 2 / fraction;  // half of the channel per tree
             for (int c = 0; c < channels; ++c)
                 for (int t = 0; t < 2; ++t) flows.tree(c, t, wire);
             // A node's chain sends its half up and down in both trees; so does an interior node's NIC.
-            plan.bottleneck_s = 2 * bytes / costs.tree_payload_fraction * (across ? std::max(1 / intra, 1 / inter) : 1 / intra);
-            plan.min_flows_s = capped_s(call, choice.protocol, costs.tree_payload_fraction, link, 2 * bytes);
+            plan.bottleneck_s = 2 * bytes / fraction * (across ? std::max(1 / intra, 1 / inter) : 1 / intra);
             break;
         }
         case NcclAlgorithm::nvls: {
@@ -252,20 +249,19 @@ Plan plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGr
         case NcclAlgorithm::ring:
         case NcclAlgorithm::automatic: {
             const double steps_share = (op == NetworkOp::allreduce ? 2 : 1) * (n - 1) / n;
-            const double wire = steps_share * per_channel / costs.ring_payload_fraction;
+            const double fraction = payload_fraction(call, choice.protocol, costs.ring_payload_fraction, link);
+            const double wire = steps_share * per_channel / fraction;
             for (int c = 0; c < channels; ++c) flows.ring(c, wire);
             plan.bottleneck_s = wire * channels * (across ? std::max(1 / intra, 1 / inter) : 1 / intra);
-            plan.min_flows_s = capped_s(call, choice.protocol, costs.ring_payload_fraction, link, steps_share * bytes);
             // Chunks pipeline through the node's chain and the hop between nodes: the collective lasts the
             // slower phase plus one chunk's pass through the faster one (the node's k - 1 NVLink hops).
             if (across && k > 1) {
                 const double chunk = std::min(spec.chunk_bytes.value_or(costs.step_payload_bytes), per_channel / n);
-                plan.fill_s = (k - 1) * chunk / costs.ring_payload_fraction / intra;
+                plan.fill_s = (k - 1) * chunk / fraction / intra;
             }
             break;
         }
     }
-    plan.bottleneck_s = std::max(plan.bottleneck_s, plan.min_flows_s);
     plan.flows = std::move(flows.flows);
     return plan;
 }
@@ -276,7 +272,6 @@ struct CallFlows {
     NetworkOp op;
     double bytes;
     double wait_s = 0;
-    double min_flows_s = 0;  // Plan::min_flows_s
     std::unordered_map<int, std::vector<Flow>> sent;
     std::unordered_map<int, std::vector<Flow>> received;
 };
@@ -348,12 +343,11 @@ public:
 
     std::shared_ptr<const CallFlows> flows_of(const SimulationContext& ctx, const RankGroup& group, NetworkOp op, double bytes) const {
         if (latest_ && latest_->op == op && latest_->bytes == bytes) return latest_;
-        auto flows = std::make_shared<CallFlows>(CallFlows{op, bytes, 0, 0, {}, {}});
+        auto flows = std::make_shared<CallFlows>(CallFlows{op, bytes, 0, {}, {}});
         RankGroup member = group;
         for (member.position = 0; member.position < group.count; ++member.position) {
             const auto plan = plan_of(ctx, *shape, member, op, bytes);
             flows->wait_s = plan.launch_s + plan.latency_s + plan.fill_s;
-            flows->min_flows_s = plan.min_flows_s;
             for (const auto& flow : plan.flows) {
                 if (!copies_.simulated(flow)) continue;
                 flows->sent[flow.from].push_back(flow);
@@ -391,9 +385,7 @@ void nccl_collective(const Actor& actor, const RankGroup& group, NetworkOp op, d
     std::vector<sg4::CommPtr> comms;
     for (const auto& flow : flows_at(flows->sent, me)) {
         auto comm = ctx.link_mailbox(me, flow.to, channel)->put_init(&g_token, static_cast<uint64_t>(flow.bytes));
-        double rate = cap > 0 ? cap * flow.channels : 0;
-        if (flows->min_flows_s > 0) rate = rate > 0 ? std::min(rate, flow.bytes / flows->min_flows_s) : flow.bytes / flows->min_flows_s;
-        if (rate > 0) comm->set_rate(rate);
+        if (cap > 0) comm->set_rate(cap * flow.channels);
         comms.push_back(comm->start());
     }
     for (const auto& flow : flows_at(flows->received, me))
