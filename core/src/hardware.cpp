@@ -60,7 +60,7 @@ GpuPreset load_gpu_preset(const std::string& name, const std::string& where) {
 NetworkPreset load_network_preset(const std::string& name, const std::string& where) {
     auto doc = open_preset("network", name, where);
     doc.require_map_with_keys({"kind", "name", "description", "basis", "source", "bandwidth", "latency", "efficiency",
-                                "in_network_reduction"});
+                                "in_network_reduction", "ll_max_busbw"});
     NetworkPreset net;
     net.name = doc.text("name");
     net.description = doc.text("description");
@@ -69,6 +69,7 @@ NetworkPreset load_network_preset(const std::string& name, const std::string& wh
     net.latency_s = doc.seconds("latency", Quantity::latency);
     net.efficiency = doc.number("efficiency", 0.01, 1.0);
     if (doc.has("in_network_reduction")) net.reduction_efficiency = doc.number("in_network_reduction", 0.01, 1.0);
+    if (doc.has("ll_max_busbw")) net.ll_max_busbw = doc.bytes_per_second("ll_max_busbw");
     return net;
 }
 

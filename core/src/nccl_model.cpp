@@ -53,6 +53,7 @@ NcclParameters nccl_defaults() {
     // Simple: 4 MiB per channel and peer over 8 steps.
     parameters.protocols[2] = {8.4 * kUs, 8.4 * kUs, {3.4 * kUs, 5.7 * kUs, 14.0 * kUs}, {4.0 * kUs, 4.0 * kUs, 14.0 * kUs},
                                1.0, 0.92, 4.0 * 1024 * 1024 / 8};
+    parameters.ll_max_busbw_across = {39.0e9, 20.4e9};  // llMaxBws Intel-N2, Intel-N4
     parameters.net_overhead_s = 1.0 * kUs;  // Intel hosts; AMD's is 2 µs
     parameters.nvls_latency_s = 25 * kUs;
     parameters.collnet_latency_s = 30 * kUs;
@@ -84,13 +85,18 @@ double nccl_latency_s(const NcclParameters& parameters, const NcclCall& call, Nc
     return costs.ring_base_latency_s + (steps - inter_steps) * intra_s + inter_steps * inter_s;
 }
 
+double nccl_payload_rate(const NcclCall& call, NcclProtocol protocol, double fraction, double link) {
+    const double rate = fraction * link;
+    return protocol == NcclProtocol::ll && call.ll_max_busbw > 0 ? std::min(rate, call.ll_max_busbw) : rate;
+}
+
 double nccl_modelled_s(const NcclParameters& parameters, const NcclCall& call, NcclChoice choice) {
     const auto& costs = parameters.costs(choice.protocol);
     const double n = call.ranks, k = call.ranks_per_node;
     const double link = call.nodes > 1 ? std::min(call.intra_bytes_per_second, call.inter_bytes_per_second) : call.intra_bytes_per_second;
     double seconds = 0;
     switch (choice.algorithm) {
-        case NcclAlgorithm::tree: seconds = 2 * call.bytes / (costs.tree_payload_fraction * link); break;
+        case NcclAlgorithm::tree: seconds = 2 * call.bytes / nccl_payload_rate(call, choice.protocol, costs.tree_payload_fraction, link); break;
         case NcclAlgorithm::nvls: seconds = call.bytes / (call.nvls_efficiency * call.intra_bytes_per_second); break;
         case NcclAlgorithm::collnet:
             seconds = std::max(2 * (k - 1) / k * call.bytes / call.intra_bytes_per_second,
@@ -98,7 +104,8 @@ double nccl_modelled_s(const NcclParameters& parameters, const NcclCall& call, N
             break;
         case NcclAlgorithm::ring:
         case NcclAlgorithm::automatic:
-            seconds = (call.op == NetworkOp::allreduce ? 2 : 1) * (n - 1) / n * call.bytes / (costs.ring_payload_fraction * link);
+            seconds = (call.op == NetworkOp::allreduce ? 2 : 1) * (n - 1) / n * call.bytes /
+                      nccl_payload_rate(call, choice.protocol, costs.ring_payload_fraction, link);
             break;
     }
     return nccl_latency_s(parameters, call, choice) + seconds;

@@ -79,6 +79,8 @@ NcclCall call_of(const SimulationContext& ctx, const GroupShape& shape, const Ra
         static_cast<double>(rails_of(cluster, shape.nodes.front()).size()) * ctx.costs.nic().effective_bytes_per_second();
     call.nvls_efficiency = cluster.intra_node.reduction_efficiency;
     call.collnet_efficiency = cluster.nic.reduction_efficiency;
+    const auto& across = ctx.costs.nccl().ll_max_busbw_across;
+    call.ll_max_busbw = call.nodes == 1 ? cluster.intra_node.ll_max_busbw : across[call.nodes == 2 ? 0 : 1];
     return call;
 }
 
@@ -196,6 +198,12 @@ struct Plan {
     double bottleneck_s = 0;  // the flows alone on an idle platform (nccl_collective_alone_s)
 };
 
+// Payload bytes per byte a flow moves over `link`: the protocol's fraction, less where its payload rate
+// stops below fraction·link (LL's ceiling), so that the flows, at the link's rate, carry the payload at it.
+double payload_fraction(const NcclCall& call, NcclProtocol protocol, double fraction, double link) {
+    return nccl_payload_rate(call, protocol, fraction, link) / link;
+}
+
 Plan plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGroup& group, NetworkOp op, double bytes) {
     const auto call = call_of(ctx, shape, group, op, bytes);
     const auto& parameters = ctx.costs.nccl();
@@ -211,13 +219,15 @@ Plan plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGr
     FlowPlan flows(ctx, shape, group.position);
     const double intra = call.intra_bytes_per_second, inter = call.inter_bytes_per_second;
     const bool across = call.nodes > 1;
+    const double link = across ? std::min(intra, inter) : intra;
     switch (choice.algorithm) {
         case NcclAlgorithm::tree: {
-            const double wire = per_channel / 2 / costs.tree_payload_fraction;  // half of the channel per tree
+            const double fraction = payload_fraction(call, choice.protocol, costs.tree_payload_fraction, link);
+            const double wire = per_channel / 2 / fraction;  // half of the channel per tree
             for (int c = 0; c < channels; ++c)
                 for (int t = 0; t < 2; ++t) flows.tree(c, t, wire);
             // A node's chain sends its half up and down in both trees; so does an interior node's NIC.
-            plan.bottleneck_s = 2 * bytes / costs.tree_payload_fraction * (across ? std::max(1 / intra, 1 / inter) : 1 / intra);
+            plan.bottleneck_s = 2 * bytes / fraction * (across ? std::max(1 / intra, 1 / inter) : 1 / intra);
             break;
         }
         case NcclAlgorithm::nvls: {
@@ -239,14 +249,15 @@ Plan plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGr
         case NcclAlgorithm::ring:
         case NcclAlgorithm::automatic: {
             const double steps_share = (op == NetworkOp::allreduce ? 2 : 1) * (n - 1) / n;
-            const double wire = steps_share * per_channel / costs.ring_payload_fraction;
+            const double fraction = payload_fraction(call, choice.protocol, costs.ring_payload_fraction, link);
+            const double wire = steps_share * per_channel / fraction;
             for (int c = 0; c < channels; ++c) flows.ring(c, wire);
             plan.bottleneck_s = wire * channels * (across ? std::max(1 / intra, 1 / inter) : 1 / intra);
             // Chunks pipeline through the node's chain and the hop between nodes: the collective lasts the
             // slower phase plus one chunk's pass through the faster one (the node's k - 1 NVLink hops).
             if (across && k > 1) {
                 const double chunk = std::min(spec.chunk_bytes.value_or(costs.step_payload_bytes), per_channel / n);
-                plan.fill_s = (k - 1) * chunk / costs.ring_payload_fraction / intra;
+                plan.fill_s = (k - 1) * chunk / fraction / intra;
             }
             break;
         }

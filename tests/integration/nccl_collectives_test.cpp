@@ -123,6 +123,19 @@ TEST_CASE("nccl: LL carries half a payload per byte moved", "[integration][nccl]
     CHECK(relative_error(simple, kLaunch + ring_simple_latency_s(8, 1) + bus) <= 1e-6);
 }
 
+TEST_CASE("nccl: LL's payload rate stops at NCCL's LL ceiling for the GPU generation", "[integration][nccl]") {
+    const auto fidelity = GENERATE(std::string("flow"), std::string("step"));
+    CAPTURE(fidelity);
+    // Half of a 1 TB/s link would carry 500 GB/s of payload; the nvlink4 preset's ll_max_busbw (NCCL's
+    // llMaxBws for Hopper within a node) holds LL's bus bandwidth to 141 GB/s. Simple is not held.
+    Cluster cluster{1, 8, 1, 1e12, 50e9, 0};
+    const double bytes = 100e6, bus_bytes = 2 * 7.0 / 8 * bytes;
+    CHECK(relative_error(allreduce_time(cluster, bytes, "{algorithm: ring, protocol: ll}", fidelity),
+                         kLaunch + 6.6 * kUs + 14 * 0.6 * kUs + bus_bytes / 141e9) <= 1e-6);
+    CHECK(relative_error(allreduce_time(cluster, bytes, "{algorithm: ring, protocol: simple}", fidelity),
+                         kLaunch + ring_simple_latency_s(8, 1) + bus_bytes / cluster.intra_bytes_per_second) <= 1e-6);
+}
+
 TEST_CASE("nccl: flow fidelity's shared flows end when step fidelity's flows per channel do", "[integration][nccl]") {
     // 16 DGX H100 nodes on their NDR rails, with TCP's per-flow window: across 16 nodes a node's head has the
     // same node as parent in one tree and child in the other. Those two flows of a channel stay two (as one

@@ -52,6 +52,25 @@ TEST_CASE("nccl: the ring's protocol goes LL, LL128, Simple at the sizes where N
     CHECK(ring(1.01 * ll128_to_simple) == NcclProtocol::simple);
 }
 
+TEST_CASE("nccl: LL's ceiling (llMaxBws) moves the ring's LL to LL128 crossing down", "[unit][nccl]") {
+    // An A100 node: the ring at 231 GB/s, LL held to 87.7 GB/s of bus bandwidth (not 0.5 x 231 = 115.5).
+    const double bandwidth = 231e9, cap = 87.7e9, bus = 7.0 / 4;
+    auto call = one_node(0);
+    call.intra_bytes_per_second = bandwidth;
+    call.ll_max_busbw = cap;
+    CHECK(nccl_payload_rate(call, NcclProtocol::ll, 0.5, bandwidth) == cap);
+    CHECK(nccl_payload_rate(call, NcclProtocol::ll128, 0.92, bandwidth) == 0.92 * bandwidth);
+    const double crossing = (40.6e-6 - 15.0e-6) / (1 / cap - 1 / (0.92 * bandwidth)) / bus;
+    NcclSpec forced;
+    forced.algorithm = NcclAlgorithm::ring;
+    call.bytes = 0.99 * crossing;
+    CHECK(choose_nccl(nccl_defaults(), call, forced).protocol == NcclProtocol::ll);
+    call.bytes = 1.01 * crossing;
+    CHECK(choose_nccl(nccl_defaults(), call, forced).protocol == NcclProtocol::ll128);
+    CHECK(nccl_modelled_s(nccl_defaults(), call, {NcclAlgorithm::ring, NcclProtocol::ll}) ==
+          Approx(15.0e-6 + bus * call.bytes / cap).epsilon(1e-12));
+}
+
 TEST_CASE("nccl: with NVLS a node's all-reduce goes from ring LL to NVLS near 1-2 MiB, as nccl-tests logs show",
           "[unit][nccl]") {
     // NVLS: 25 µs at 0.85 of the link for S; ring LL: 15 µs at half of it for 7/4 S.

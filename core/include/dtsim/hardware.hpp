@@ -33,6 +33,7 @@ struct NetworkPreset {
     double latency_s = 0;         // one-way, host to host
     double efficiency = 1;        // achieved / line rate for large messages
     double reduction_efficiency = 0;  // in-network reduction (NVLS, SHARP): see LinkSpec; 0 where none
+    double ll_max_busbw = 0;          // NCCL's LL ceiling within one node over this link: see LinkSpec; 0 where none
 };
 
 /// A whole server (data/hardware/node/): the values a scenario's `cluster.node` gives the keys it leaves out.

@@ -53,6 +53,9 @@ struct NcclParameters {
     double collnet_latency_s = 0;         // hwLatencies[NET][CollNetChain][Simple]
     double collnet_hop_latency_s = 0;     // hwLatencies[NVLINK][CollNetChain][Simple]: the intra-node chain's hop
     double channel_bytes_per_second = 0;  // cap on one channel's flow; 0: only the links limit it
+    // llMaxBws across nodes, Intel hosts: the LL protocol's bus bandwidth ceiling on 2 nodes and on more
+    // (within one node the ceiling depends on the GPU and comes with the NVLink preset: LinkSpec::ll_max_busbw).
+    std::array<double, 2> ll_max_busbw_across{};
     const NcclProtocolCosts& costs(NcclProtocol protocol) const;
 };
 
@@ -74,7 +77,12 @@ struct NcclCall {
     double inter_bytes_per_second = 0;    // a node's NICs the group's ranks there reach, together
     double nvls_efficiency = 0;           // 0: the intra-node switch cannot reduce (no NVLS)
     double collnet_efficiency = 0;        // 0: the fabric cannot reduce (no SHARP)
+    double ll_max_busbw = 0;              // NCCL's ceiling on LL's bus bandwidth for this group; 0: none
 };
+
+/// The payload bytes per second a rank's flows over `link` carry under `protocol`, whose payload per byte
+/// moved is `fraction`: fraction·link, and for LL at most NCCL's LL ceiling (call.ll_max_busbw).
+double nccl_payload_rate(const NcclCall& call, NcclProtocol protocol, double fraction, double link);
 
 /// The algorithm and protocol NCCL would run `call` with, `forced` applied: NCCL picks the pair of least
 /// modelled time (latency + bytes / bandwidth). NVLS and CollNet run Simple only; NVLS applies within a

@@ -69,6 +69,9 @@ struct LinkSpec {
     /// The switches this link reaches reduce in the network (NVLS on an NVSwitch, SHARP on InfiniBand):
     /// the bandwidth an in-network all-reduce keeps, as a fraction of the link's; 0 where they cannot.
     double reduction_efficiency = 0;
+    /// NCCL's ceiling on the LL protocol's bus bandwidth within one node whose GPUs this link joins (its
+    /// tuning model's llMaxBws, per GPU generation); 0 where none is known.
+    double ll_max_busbw = 0;
 };
 
 /// SimGrid's dragonfly with one chassis per group: routers of a group all-to-all, groups all-to-all.
