@@ -22,7 +22,7 @@ namespace {
 
 // The base scenario as planned: the user's overrides and, with --gpus, the nodes that many GPUs make.
 struct PlanBase {
-    std::string text;
+    ScenarioTemplate source;  // the scenario file, parsed once
     std::vector<std::string> overrides;
     Scenario scenario;
     long long global_batch = 0;
@@ -30,10 +30,8 @@ struct PlanBase {
 };
 
 PlanBase load_base(const PlanRequest& request) {
-    PlanBase base;
-    base.text = read_text_file(request.scenario_file);
-    base.overrides = request.overrides;
-    const auto first = load_scenario_text(base.text, request.scenario_file, base.overrides, SweepValues::skip);
+    PlanBase base{ScenarioTemplate(read_text_file(request.scenario_file), request.scenario_file), request.overrides, {}, 0, {}};
+    const auto first = base.source.load(base.overrides);
     if (request.gpus > 0) {
         const int per_node = first.cluster.gpus_per_node;
         if (request.gpus % per_node != 0)
@@ -41,7 +39,7 @@ PlanBase load_base(const PlanRequest& request) {
                              std::to_string(per_node) + " GPUs per node (" + request.scenario_file + ", cluster.gpus_per_node)");
         base.overrides.push_back("cluster.nodes=" + std::to_string(request.gpus / per_node));
     }
-    base.scenario = load_scenario_text(base.text, request.scenario_file, base.overrides, SweepValues::skip);
+    base.scenario = base.source.load(base.overrides);
     const auto& s = base.scenario;
     if (!s.model.zoo || !s.model.zoo->transformer)
         throw InputError(request.scenario_file + ": key 'model.zoo': plan needs a transformer from the zoo (gpt3-*, llama*, mixtral-8x7b)");
@@ -77,13 +75,13 @@ struct CheckResult {
     std::optional<PlanCandidate> candidate;
 };
 
-CheckResult check_configuration(const PlanRequest& request, const PlanBase& base, const PlanConfig& config) {
+CheckResult check_configuration(const PlanBase& base, const PlanConfig& config) {
     CheckResult result;
     PlanCandidate candidate{config, base.overrides, 0, {}, std::nullopt, {}};
     for (const auto& o : plan_overrides(config, base.global_batch, base.micro_batch_key)) candidate.overrides.push_back(o);
     std::optional<Scenario> scenario;
     try {
-        scenario = load_scenario_text(base.text, request.scenario_file, candidate.overrides, SweepValues::skip);
+        scenario = base.source.load(candidate.overrides);
     } catch (const InputError& e) {
         result.refusal = describe_plan(config) + ": " + e.what();
         return result;
@@ -119,7 +117,7 @@ std::vector<CheckResult> check_all(const PlanRequest& request, const PlanBase& b
     const auto work = [&](size_t thread) {
         try {
             for (size_t i = next++; i < space.size(); i = next++) {
-                results[i] = check_configuration(request, base, space[i]);
+                results[i] = check_configuration(base, space[i]);
                 ++checked;
             }
         } catch (...) {
