@@ -83,7 +83,7 @@ void add_plan_command(CLI::App& app, int& exit_code) {
         ->check(CLI::PositiveNumber);
     cmd->add_option("--margin", r.margin, "Simulate estimates within this share of the best (default 0.25)")->check(CLI::Range(0.0, 100.0));
     cmd->add_option("--max-context", r.max_context, "Largest context-parallel degree searched (default 8)")->check(CLI::PositiveNumber);
-    cmd->add_option("--jobs", r.jobs, "Simulations run in parallel (default: number of cores)");
+    cmd->add_option("--jobs", r.jobs, "Simulations run in parallel, and threads checking configurations (default: number of cores)");
     cmd->add_option("--db", r.db_path, "Append every simulated configuration's run to this SQLite runs database");
     cmd->add_option("--label", r.label, "A name stored with every simulated run (default: plan)")->default_val("plan");
     cmd->add_flag("--quiet", options->quiet, "No progress: only the counts, the table and errors");

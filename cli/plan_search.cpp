@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <exception>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "child_runs.hpp"
 #include "dtsim/cost_model.hpp"
@@ -20,7 +22,7 @@ namespace {
 
 // The base scenario as planned: the user's overrides and, with --gpus, the nodes that many GPUs make.
 struct PlanBase {
-    std::string text;
+    ScenarioTemplate source;  // the scenario file, parsed once
     std::vector<std::string> overrides;
     Scenario scenario;
     long long global_batch = 0;
@@ -28,10 +30,8 @@ struct PlanBase {
 };
 
 PlanBase load_base(const PlanRequest& request) {
-    PlanBase base;
-    base.text = read_text_file(request.scenario_file);
-    base.overrides = request.overrides;
-    const auto first = load_scenario_text(base.text, request.scenario_file, base.overrides, SweepValues::skip);
+    PlanBase base{ScenarioTemplate(read_text_file(request.scenario_file), request.scenario_file), request.overrides, {}, 0, {}};
+    const auto first = base.source.load(base.overrides);
     if (request.gpus > 0) {
         const int per_node = first.cluster.gpus_per_node;
         if (request.gpus % per_node != 0)
@@ -39,7 +39,7 @@ PlanBase load_base(const PlanRequest& request) {
                              std::to_string(per_node) + " GPUs per node (" + request.scenario_file + ", cluster.gpus_per_node)");
         base.overrides.push_back("cluster.nodes=" + std::to_string(request.gpus / per_node));
     }
-    base.scenario = load_scenario_text(base.text, request.scenario_file, base.overrides, SweepValues::skip);
+    base.scenario = base.source.load(base.overrides);
     const auto& s = base.scenario;
     if (!s.model.zoo || !s.model.zoo->transformer)
         throw InputError(request.scenario_file + ": key 'model.zoo': plan needs a transformer from the zoo (gpt3-*, llama*, mixtral-8x7b)");
@@ -66,12 +66,43 @@ bool faster(const PlanCandidate& a, const PlanCandidate& b) {
     return describe_plan(a.config) < describe_plan(b.config);
 }
 
-// Loads every configuration as `simulate` would (those it refuses are counted), drops those that do not fit
-// in memory (counted by reason) and estimates the rest.
-std::vector<PlanCandidate> check_candidates(const PlanRequest& request, const PlanBase& base, const std::vector<PlanConfig>& space,
-                                            PlanOutcome& outcome) {
-    std::string first_refusal;
-    std::vector<PlanCandidate> feasible;
+// What checking one configuration found: refused by the loader (its message), dropped for memory (the
+// reason), or a candidate with its memory and estimate.
+struct CheckResult {
+    std::string refusal;
+    std::string unfit;
+    double capacity_bytes = 0;
+    std::optional<PlanCandidate> candidate;
+};
+
+CheckResult check_configuration(const PlanBase& base, const PlanConfig& config) {
+    CheckResult result;
+    PlanCandidate candidate{config, base.overrides, 0, {}, std::nullopt, {}};
+    for (const auto& o : plan_overrides(config, base.global_batch, base.micro_batch_key)) candidate.overrides.push_back(o);
+    std::optional<Scenario> scenario;
+    try {
+        scenario = base.source.load(candidate.overrides);
+    } catch (const InputError& e) {
+        result.refusal = describe_plan(config) + ": " + e.what();
+        return result;
+    }
+    const auto memory = estimate_memory(*scenario);
+    result.capacity_bytes = memory.capacity;
+    if (!memory.fits()) {
+        result.unfit = unfit_reason(memory);
+        return result;
+    }
+    candidate.memory_bytes = memory.peak();
+    candidate.estimate = estimate_iteration(*scenario, CostModel(*scenario));
+    result.candidate = std::move(candidate);
+    return result;
+}
+
+// Checks every configuration on `threads` threads, each taking the next unchecked one; the results keep
+// the space's order, so the outcome does not depend on the number of threads.
+std::vector<CheckResult> check_all(const PlanRequest& request, const PlanBase& base, const std::vector<PlanConfig>& space, int threads) {
+    std::vector<CheckResult> results(space.size());
+    std::atomic<size_t> next{0};
     std::atomic<long long> checked{0};
     const auto total = static_cast<long long>(space.size());
     const ProgressDisplay display(request.progress, [&checked, &request, total] {
@@ -82,27 +113,44 @@ std::vector<PlanCandidate> check_candidates(const PlanRequest& request, const Pl
         report.unit = "configurations";
         return report;
     });
-    for (const auto& c : space) {
-        ++checked;
-        PlanCandidate candidate{c, base.overrides, 0, {}, std::nullopt, {}};
-        for (const auto& o : plan_overrides(c, base.global_batch, base.micro_batch_key)) candidate.overrides.push_back(o);
-        std::optional<Scenario> scenario;
+    std::vector<std::exception_ptr> failures(static_cast<size_t>(threads));
+    const auto work = [&](size_t thread) {
         try {
-            scenario = load_scenario_text(base.text, request.scenario_file, candidate.overrides, SweepValues::skip);
-        } catch (const InputError& e) {
-            if (first_refusal.empty()) first_refusal = describe_plan(c) + ": " + e.what();
+            for (size_t i = next++; i < space.size(); i = next++) {
+                results[i] = check_configuration(base, space[i]);
+                ++checked;
+            }
+        } catch (...) {
+            failures[thread] = std::current_exception();
+            next = space.size();
+        }
+    };
+    std::vector<std::thread> workers;
+    for (size_t t = 1; t < failures.size(); ++t) workers.emplace_back(work, t);
+    work(0);
+    for (auto& worker : workers) worker.join();
+    for (const auto& failure : failures)
+        if (failure) std::rethrow_exception(failure);
+    return results;
+}
+
+// Loads every configuration as `simulate` would (those it refuses are counted), drops those that do not fit
+// in memory (counted by reason) and estimates the rest.
+std::vector<PlanCandidate> check_candidates(const PlanRequest& request, const PlanBase& base, const std::vector<PlanConfig>& space,
+                                            PlanOutcome& outcome) {
+    std::string first_refusal;
+    std::vector<PlanCandidate> feasible;
+    for (auto& result : check_all(request, base, space, std::max(1, request.jobs))) {
+        if (!result.refusal.empty()) {
+            if (first_refusal.empty()) first_refusal = std::move(result.refusal);
             ++outcome.invalid;
             continue;
         }
-        const auto memory = estimate_memory(*scenario);
-        outcome.memory_capacity_bytes = memory.capacity;
-        if (!memory.fits()) {
-            ++outcome.unfit[unfit_reason(memory)];
-            continue;
-        }
-        candidate.memory_bytes = memory.peak();
-        candidate.estimate = estimate_iteration(*scenario, CostModel(*scenario));
-        feasible.push_back(std::move(candidate));
+        outcome.memory_capacity_bytes = result.capacity_bytes;
+        if (!result.unfit.empty())
+            ++outcome.unfit[result.unfit];
+        else
+            feasible.push_back(std::move(*result.candidate));
     }
     if (outcome.enumerated == outcome.invalid && !first_refusal.empty())
         throw InputError("no configuration of " + request.scenario_file + " is valid; the first refused was " + first_refusal);

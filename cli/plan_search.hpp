@@ -22,7 +22,7 @@ struct PlanRequest {
     int max_context = 8;
     double margin = 0.25;                // simulate estimates within this share of the best
     int simulate_at_most = 16;
-    int jobs = 1;
+    int jobs = 1;                        // simulations at a time, and threads checking configurations
     std::string db_path;
     std::string label;
     ProgressStyle progress = ProgressStyle::none;

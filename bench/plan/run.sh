@@ -16,6 +16,9 @@ bench_begin "$root"
   > "$scratch/plan.txt"
 read -r wall rss_kb < "$scratch/time"
 load="$(cut -d' ' -f1-3 /proc/loadavg)"
+# Earlier records stay below the new one, as history.
+previous=""
+if [ -f "$out" ]; then previous="$(tail -n +2 "$out")"; fi
 
 {
   echo "# bench/plan"
@@ -40,4 +43,10 @@ load="$(cut -d' ' -f1-3 /proc/loadavg)"
   echo '```'
   cat "$scratch/plan.txt"
   echo '```'
-} | tee "$out"
+  if [ -n "$previous" ]; then
+    echo
+    echo "## Earlier record"
+    echo "$previous"
+  fi
+} > "$scratch/results.md"
+tee "$out" < "$scratch/results.md"

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 
 #include "dtsim/cost_model.hpp"
 #include "dtsim/config_node.hpp"
@@ -587,6 +588,35 @@ Scenario load_scenario_text(const std::string& text, const std::string& file_lab
     auto source = std::make_shared<DocumentSource>(DocumentSource{file_label, {}});
     auto doc = ConfigNode::parse(text, source);
     return build_scenario(doc.yaml(), source, overrides, sweep_values == SweepValues::check);
+}
+
+struct ScenarioTemplate::Parsed {
+    std::mutex mutex;  // yaml-cpp's const reads of a map update a cache: one copy at a time
+    YAML::Node root;
+};
+
+ScenarioTemplate::ScenarioTemplate(std::string text, std::string file_label)
+    : text_(std::move(text)), file_label_(std::move(file_label)), parsed_(std::make_unique<Parsed>()) {
+    parsed_->root = ConfigNode::parse(text_, std::make_shared<DocumentSource>(DocumentSource{file_label_, {}})).yaml();
+}
+
+ScenarioTemplate::ScenarioTemplate(ScenarioTemplate&&) noexcept = default;
+ScenarioTemplate::~ScenarioTemplate() = default;
+
+Scenario ScenarioTemplate::load(const std::vector<std::string>& overrides) const {
+    YAML::Node root;
+    {
+        const std::lock_guard lock(parsed_->mutex);
+        root = YAML::Clone(parsed_->root);
+    }
+    try {
+        auto scenario = build_scenario(root, std::make_shared<DocumentSource>(DocumentSource{file_label_, {}}), overrides, false);
+        scenario.warnings.clear();  // located without the file's lines
+        return scenario;
+    } catch (const InputError&) {
+        load_scenario_text(text_, file_label_, overrides, SweepValues::skip);  // throws the message with its line
+        throw;
+    }
 }
 
 Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& overrides, SweepValues sweep_values) {

@@ -107,6 +107,28 @@ TEST_CASE("plan searches FSDP's hybrid sharding, which simulate accepts", "[inte
     CHECK_THAT(result.output, Catch::Contains("dp4 mb1×1 fsdp hybrid none"));
 }
 
+TEST_CASE("plan's counts and table do not depend on how many threads check the configurations", "[integration][cli][plan]") {
+    test::TempDir dir;
+    std::ofstream(dir.file("plan.yaml"))
+        << "name: plan-threads\n"
+           "cluster: {nodes: 2, gpus_per_node: 2, gpu: h100-sxm, intra_node: nvlink4, nic: ib-ndr, network_model: ideal}\n"
+           "model: {zoo: llama2-7b, precision: bf16, micro_batch: 1}\n"
+           "training: {iterations: 1, fidelity: flow, global_batch: 8, strategy: {kind: allreduce, bucket: 1GB}}\n";
+    // The whole space of Llama 2 7B on 4 GPUs: some refused by the loader, some too big for 80 GB, the
+    // rest estimated; checked by one thread and by three, the same counts, estimates and ranking.
+    const auto plan = [&](const std::string& jobs) {
+        return test::run_dtsim({"plan", dir.file("plan.yaml"), "--simulate", "2", "--jobs", jobs, "--quiet"});
+    };
+    const auto one = plan("1");
+    CAPTURE(one.output);
+    REQUIRE(one.exit_code == 0);
+    // Every way a check ends is taken: refused, too big, and fitting.
+    CHECK_THAT(one.output, !Catch::Contains(", 0 refused") && Catch::Contains(" refused by the scenario's checks") &&
+                               Catch::Contains("do not fit in 80 GB") && Catch::Contains("2 simulated"));
+    const auto three = plan("3");
+    CHECK(three.output == one.output);
+}
+
 TEST_CASE("plan refuses what it cannot plan, naming the key", "[integration][cli][plan]") {
     const auto scenario = (test::source_dir() / "scenarios" / "llm-llama2-7b-h100-3d.yaml").string();
     const auto gpus = test::run_dtsim({"plan", scenario, "--gpus", "12"});

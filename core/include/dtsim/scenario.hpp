@@ -214,6 +214,26 @@ Scenario load_scenario_file(const std::string& path, const std::vector<std::stri
 Scenario load_scenario_text(const std::string& text, const std::string& file_label,
                             const std::vector<std::string>& overrides = {}, SweepValues sweep_values = SweepValues::check);
 
+/// A scenario text parsed once and loaded with many sets of overrides (`dtsim plan`'s configurations).
+/// load() gives what load_scenario_text(text, file_label, overrides, SweepValues::skip) gives, refusals'
+/// messages included, but no warnings (a caller that prints them loads the text): it starts from a copy of
+/// the parsed document, which has no line numbers, so a refused load is done again from the text for its
+/// message. Safe to share between threads.
+class ScenarioTemplate {
+public:
+    /// Throws InputError as load_scenario_text would for a text that does not parse.
+    ScenarioTemplate(std::string text, std::string file_label);
+    ScenarioTemplate(ScenarioTemplate&&) noexcept;
+    ~ScenarioTemplate();
+    Scenario load(const std::vector<std::string>& overrides) const;
+
+private:
+    struct Parsed;
+    std::string text_;
+    std::string file_label_;
+    std::unique_ptr<Parsed> parsed_;
+};
+
 /// The leaves a fabric connects: the GPU nodes, then one node per dedicated parameter server.
 int fabric_leaves(const Scenario& scenario);
 
