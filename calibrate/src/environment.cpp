@@ -27,7 +27,9 @@ std::map<std::string, std::string> settings(const ConfigNode& node) {
     return out;
 }
 
-std::string optional_text(const ConfigNode& node, std::string_view key) { return node.has(key) ? node.text(key) : ""; }
+std::string optional_environment_text(const ConfigNode& node, std::string_view key) {
+    return node.has(key) ? node.text(key) : "";
+}
 
 int optional_count(const ConfigNode& node, std::string_view key) {
     return node.has(key) ? static_cast<int>(node.integer(key, 1, INT_MAX)) : 0;
@@ -74,23 +76,23 @@ CalibrationEnvironment environment_from_json(const std::string& text, const std:
     if (!object.is_object()) throw InputError(file_label + ": expected a JSON object describing the calibration");
     const auto root = ConfigNode::parse(text, std::make_shared<DocumentSource>(DocumentSource{file_label, {}}));
     CalibrationEnvironment environment;
-    environment.tool = optional_text(root, "tool");
-    environment.date = optional_text(root, "date");
-    environment.command = optional_text(root, "command");
-    environment.backend = optional_text(root, "backend");
+    environment.tool = optional_environment_text(root, "tool");
+    environment.date = optional_environment_text(root, "date");
+    environment.command = optional_environment_text(root, "command");
+    environment.backend = optional_environment_text(root, "backend");
     environment.ranks = optional_count(root, "ranks");
     environment.nodes = optional_count(root, "nodes");
     read_lists(root, environment);
     if (root.has("communicator")) {
         const auto communicator = root.child("communicator");
-        environment.communicator_name = optional_text(communicator, "name");
-        environment.communicator_version = optional_text(communicator, "version");
+        environment.communicator_name = optional_environment_text(communicator, "name");
+        environment.communicator_version = optional_environment_text(communicator, "version");
     }
     if (object.contains("device")) {
         if (!object["device"].is_object()) root.fail("device", "expected a JSON object describing the device");
         environment.device_json = object["device"].dump();
     }
-    environment.mpi_library = optional_text(root, "mpi_library");
+    environment.mpi_library = optional_environment_text(root, "mpi_library");
     environment.quick = root.has("quick") && root.boolean("quick");
     if (root.has("mpi_collective_algorithms")) environment.mpi_collective_algorithms = settings(root.child("mpi_collective_algorithms"));
     if (root.has("mpi_transport")) environment.mpi_transport = settings(root.child("mpi_transport"));

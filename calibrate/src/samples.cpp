@@ -69,7 +69,9 @@ int count(const ConfigNode& line, std::string_view key, int min_value) {
     return static_cast<int>(line.integer(key, min_value, INT_MAX));
 }
 
-std::string optional_text(const ConfigNode& line, std::string_view key) { return line.has(key) ? line.text(key) : ""; }
+std::string optional_sample_text(const ConfigNode& line, std::string_view key) {
+    return line.has(key) ? line.text(key) : "";
+}
 
 std::vector<double> times(const ConfigNode& line, std::string_view key) {
     std::vector<double> values;
@@ -82,7 +84,7 @@ void read_network_fields(const ConfigNode& line, Sample& sample) {
     sample.mode = line.choice("mode", kTimingModeNames);
     sample.link_class = line.choice("link_class", kLinkClassNames);
     sample.bytes = positive(line, "bytes");
-    sample.dtype = optional_text(line, "dtype");
+    sample.dtype = optional_sample_text(line, "dtype");
 }
 
 void read_compute_fields(const ConfigNode& line, ComputeOp op, Sample& sample) {
@@ -123,10 +125,10 @@ Sample sample_from(const ConfigNode& line) {
     sample.ranks = count(line, "ranks", 1);
     sample.nodes = count(line, "nodes", 1);
     sample.iteration_times_s = times(line, "iteration_times_s");
-    sample.backend = optional_text(line, "backend");
+    sample.backend = optional_sample_text(line, "backend");
     if (line.has("iterations")) sample.iterations = count(line, "iterations", 0);
     if (line.has("warmup")) sample.warmup = count(line, "warmup", 0);
-    sample.timestamp = optional_text(line, "timestamp");
+    sample.timestamp = optional_sample_text(line, "timestamp");
     if (const auto* compute = std::get_if<ComputeOp>(&sample.op))
         read_compute_fields(line, *compute, sample);
     else

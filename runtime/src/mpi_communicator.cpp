@@ -13,7 +13,7 @@ namespace {
 
 constexpr int kDataTag = 17;
 
-void check(int code, const std::string& what) {
+void check_mpi_text(int code, const std::string& what) {
     if (code == MPI_SUCCESS) return;
     char text[MPI_MAX_ERROR_STRING] = {};
     int length = 0;
@@ -43,7 +43,7 @@ void MpiCommunicator::prepare(std::size_t bytes, const std::vector<int>& group_s
         }
         MPI_Comm comm = MPI_COMM_NULL;
         const int color = context_.rank() < size ? 0 : MPI_UNDEFINED;
-        check(MPI_Comm_split(MPI_COMM_WORLD, color, context_.rank(), &comm), "MPI_Comm_split");
+        check_mpi_text(MPI_Comm_split(MPI_COMM_WORLD, color, context_.rank(), &comm), "MPI_Comm_split");
         groups_[size] = comm;
     }
 }
@@ -68,11 +68,11 @@ void MpiCommunicator::start_collective(NetworkOp op, std::size_t bytes, int rank
     } else if (op == NetworkOp::reducescatter) {
         // MPI_Reduce_scatter rather than its _block form: Open MPI's tuned ring algorithm exists only for it.
         const std::vector<int> counts(static_cast<size_t>(ranks), share);
-        check(MPI_Reduce_scatter(in, out, counts.data(), MPI_FLOAT, MPI_SUM, comm), "MPI_Reduce_scatter");
+        check_mpi_text(MPI_Reduce_scatter(in, out, counts.data(), MPI_FLOAT, MPI_SUM, comm), "MPI_Reduce_scatter");
     } else if (op == NetworkOp::broadcast) {
-        check(MPI_Bcast(in, count, MPI_FLOAT, 0, comm), "MPI_Bcast");
+        check_mpi_text(MPI_Bcast(in, count, MPI_FLOAT, 0, comm), "MPI_Bcast");
     } else if (op == NetworkOp::alltoall) {
-        check(MPI_Alltoall(in, share, MPI_FLOAT, out, share, MPI_FLOAT, comm), "MPI_Alltoall");
+        check_mpi_text(MPI_Alltoall(in, share, MPI_FLOAT, out, share, MPI_FLOAT, comm), "MPI_Alltoall");
     } else {
         throw std::invalid_argument("not a collective: '" + std::string(to_string(op)) + "'");
     }
@@ -82,7 +82,8 @@ void MpiCommunicator::start_collective(NetworkOp op, std::size_t bytes, int rank
 // interval), as the measured runs' own exchanges do.
 void MpiCommunicator::start_send(int peer, std::size_t bytes) {
     MPI_Request request = MPI_REQUEST_NULL;
-    check(MPI_Isend(send_.data(), std::max(1, elements(bytes)), MPI_FLOAT, peer, kDataTag, MPI_COMM_WORLD, &request), "MPI_Isend");
+    const int count = std::max(1, elements(bytes));
+    check_mpi_text(MPI_Isend(send_.data(), count, MPI_FLOAT, peer, kDataTag, MPI_COMM_WORLD, &request), "MPI_Isend");
     wait_one(request);
 }
 

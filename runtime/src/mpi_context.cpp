@@ -8,17 +8,18 @@
 namespace dtsim::runtime {
 namespace {
 
-void check(int code, const char* what) {
+void check_mpi_code(int code, const char* what) {
     if (code != MPI_SUCCESS) throw std::runtime_error(std::string(what) + " failed (MPI error " + std::to_string(code) + ")");
 }
 
 std::vector<std::string> gather_host_names(MPI_Comm comm, int size) {
     char name[MPI_MAX_PROCESSOR_NAME] = {};
     int length = 0;
-    check(MPI_Get_processor_name(name, &length), "MPI_Get_processor_name");
+    check_mpi_code(MPI_Get_processor_name(name, &length), "MPI_Get_processor_name");
     std::vector<char> all(static_cast<size_t>(size) * MPI_MAX_PROCESSOR_NAME);
-    check(MPI_Allgather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, comm),
-          "MPI_Allgather");
+    check_mpi_code(
+        MPI_Allgather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, comm),
+        "MPI_Allgather");
     std::vector<std::string> out;
     for (int r = 0; r < size; ++r) out.emplace_back(all.data() + static_cast<size_t>(r) * MPI_MAX_PROCESSOR_NAME);
     return out;
@@ -28,25 +29,25 @@ std::vector<std::string> gather_host_names(MPI_Comm comm, int size) {
 
 MpiContext::MpiContext(int& argc, char**& argv, int thread_level) {
     int provided = 0;
-    check(MPI_Init_thread(&argc, &argv, thread_level, &provided), "MPI_Init_thread");
+    check_mpi_code(MPI_Init_thread(&argc, &argv, thread_level, &provided), "MPI_Init_thread");
     if (provided < thread_level)
         throw std::runtime_error("the MPI library provides thread level " + std::to_string(provided) + ", " +
                                  std::to_string(thread_level) + " is needed");
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    check(MPI_Comm_rank(MPI_COMM_WORLD, &rank_), "MPI_Comm_rank");
-    check(MPI_Comm_size(MPI_COMM_WORLD, &size_), "MPI_Comm_size");
+    check_mpi_code(MPI_Comm_rank(MPI_COMM_WORLD, &rank_), "MPI_Comm_rank");
+    check_mpi_code(MPI_Comm_size(MPI_COMM_WORLD, &size_), "MPI_Comm_size");
     host_names_ = gather_host_names(MPI_COMM_WORLD, size_);
 
     // A node is a shared-memory domain as the MPI library sees it; its lowest world rank names it.
     MPI_Comm node_comm = MPI_COMM_NULL;
-    check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node_comm),
+    check_mpi_code(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node_comm),
           "MPI_Comm_split_type");
-    check(MPI_Comm_rank(node_comm, &local_rank_), "MPI_Comm_rank");
+    check_mpi_code(MPI_Comm_rank(node_comm, &local_rank_), "MPI_Comm_rank");
     int leader = rank_;
-    check(MPI_Bcast(&leader, 1, MPI_INT, 0, node_comm), "MPI_Bcast");
+    check_mpi_code(MPI_Bcast(&leader, 1, MPI_INT, 0, node_comm), "MPI_Bcast");
     MPI_Comm_free(&node_comm);
     std::vector<int> leaders(static_cast<size_t>(size_));
-    check(MPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, MPI_COMM_WORLD), "MPI_Allgather");
+    check_mpi_code(MPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, MPI_COMM_WORLD), "MPI_Allgather");
     std::map<int, int> dense;
     for (int l : leaders) dense.emplace(l, static_cast<int>(dense.size()));
     for (int l : leaders) node_of_rank_.push_back(dense.at(l));
@@ -64,19 +65,19 @@ int MpiContext::nodes() const {
 // others are timed leave their cores when a poll interval is set.
 void MpiContext::barrier() const {
     MPI_Request request = MPI_REQUEST_NULL;
-    check(MPI_Ibarrier(MPI_COMM_WORLD, &request), "MPI_Ibarrier");
+    check_mpi_code(MPI_Ibarrier(MPI_COMM_WORLD, &request), "MPI_Ibarrier");
     wait_one(request);
 }
 
 void MpiContext::allreduce(const double* in, double* out, int count, MPI_Op op) const {
     MPI_Request request = MPI_REQUEST_NULL;
-    check(MPI_Iallreduce(in, out, count, MPI_DOUBLE, op, MPI_COMM_WORLD, &request), "MPI_Iallreduce");
+    check_mpi_code(MPI_Iallreduce(in, out, count, MPI_DOUBLE, op, MPI_COMM_WORLD, &request), "MPI_Iallreduce");
     wait_one(request);
 }
 
 void MpiContext::bcast(void* buffer, int count, MPI_Datatype type, int root) const {
     MPI_Request request = MPI_REQUEST_NULL;
-    check(MPI_Ibcast(buffer, count, type, root, MPI_COMM_WORLD, &request), "MPI_Ibcast");
+    check_mpi_code(MPI_Ibcast(buffer, count, type, root, MPI_COMM_WORLD, &request), "MPI_Ibcast");
     wait_one(request);
 }
 

@@ -9,7 +9,7 @@ namespace dtsim::sim {
 namespace sg4 = simgrid::s4u;
 
 namespace {
-int g_token = 0;  // payload of result messages: only their simulated size matters
+int g_result_token = 0;  // payload of result messages: only their simulated size matters
 }  // namespace
 
 BackupGroups::Membership BackupGroups::join(int rank, int iteration, int bucket) {
@@ -31,7 +31,7 @@ BackupGroups::Membership BackupGroups::join(int rank, int iteration, int bucket)
 void BackupGroups::send_result(const Membership& group, int iteration, int bucket, double bytes) {
     for (int rank : ctx_.cohort.ranks)
         if (!std::binary_search(group.members->begin(), group.members->end(), rank))
-            result_mailbox(rank, iteration, bucket)->put_init(&g_token, static_cast<uint64_t>(bytes))->detach();
+            result_mailbox(rank, iteration, bucket)->put_init(&g_result_token, static_cast<uint64_t>(bytes))->detach();
 }
 
 void BackupGroups::receive_result(int rank, int iteration, int bucket) {

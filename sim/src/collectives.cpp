@@ -14,7 +14,7 @@ namespace sg4 = simgrid::s4u;
 
 namespace {
 
-int g_token = 0;  // payload of collective messages: only their simulated size matters
+int g_step_token = 0;  // payload of collective messages: only their simulated size matters
 int* g_received = nullptr;  // where asynchronous receives put that payload
 
 // The mailbox of a message stream between two ranks: the actor's communication stream, then `channel`
@@ -26,7 +26,7 @@ sg4::Mailbox* mailbox(const Actor& actor, int from, int to, int channel) {
 // Starts a send; none (null) when the scenario's debug option loses the message.
 sg4::CommPtr post_send(const Actor& actor, int me, int to, double bytes, int channel = 0) {
     if (actor.ctx.lose_message_to(to)) return nullptr;
-    return mailbox(actor, me, to, channel)->put_async(&g_token, static_cast<uint64_t>(bytes));
+    return mailbox(actor, me, to, channel)->put_async(&g_step_token, static_cast<uint64_t>(bytes));
 }
 
 // Starts a send after the message's sender-side software overhead.
@@ -163,7 +163,7 @@ void send_detached_message(const Actor& actor, int from, int to, double bytes, i
     const auto cost = actor.ctx.message_cost(from, to, bytes);
     if (cost.overhead_s > 0) sg4::this_actor::sleep_for(cost.overhead_s);
     if (actor.ctx.lose_message_to(to)) return;
-    mailbox(actor, from, to, channel)->put_init(&g_token, static_cast<uint64_t>(cost.wire_bytes))->detach();
+    mailbox(actor, from, to, channel)->put_init(&g_step_token, static_cast<uint64_t>(cost.wire_bytes))->detach();
 }
 
 sg4::CommPtr receive_message(const Actor& actor, int from, int to, int channel) {

@@ -365,7 +365,7 @@ private:
     mutable std::shared_ptr<const CallFlows> latest_;
 };
 
-int g_token = 0;            // payload of the flows' messages: only their simulated size matters
+int g_flow_token = 0;            // payload of the flows' messages: only their simulated size matters
 int* g_received = nullptr;  // where their receives put it
 
 }  // namespace
@@ -384,7 +384,7 @@ void nccl_collective(const Actor& actor, const RankGroup& group, NetworkOp op, d
     const int me = group.me(), channel = actor.stream * kChannelsPerStream;
     std::vector<sg4::CommPtr> comms;
     for (const auto& flow : flows_at(flows->sent, me)) {
-        auto comm = ctx.link_mailbox(me, flow.to, channel)->put_init(&g_token, static_cast<uint64_t>(flow.bytes));
+        auto comm = ctx.link_mailbox(me, flow.to, channel)->put_init(&g_flow_token, static_cast<uint64_t>(flow.bytes));
         if (cap > 0) comm->set_rate(cap * flow.channels);
         comms.push_back(comm->start());
     }

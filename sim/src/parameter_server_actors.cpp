@@ -27,7 +27,7 @@ namespace sg4 = simgrid::s4u;
 
 namespace {
 
-int g_token = 0;  // payload of parameter messages: only their simulated size matters
+int g_ps_token = 0;  // payload of parameter messages: only their simulated size matters
 
 // A server sums shards one after another as they arrive. Nothing else runs on its processor, so when
 // each sum ends is known on arrival; consecutive sums of one bucket are recorded as one span.
@@ -341,8 +341,8 @@ void server_sender_actor(SimulationContext* ctx, std::shared_ptr<ParameterServer
                 ps->group().pull_started(e, reply.bucket, {comm, reply.iteration, reply.bucket, bytes});
                 continue;
             }
-            in_flight.push_back({ps->pull_mailbox(server, e)->put_async(&g_token, static_cast<uint64_t>(bytes)), reply.iteration,
-                                 reply.bucket, bytes});
+            in_flight.push_back({ps->pull_mailbox(server, e)->put_async(&g_ps_token, static_cast<uint64_t>(bytes)),
+                                 reply.iteration, reply.bucket, bytes});
         }
         // A round's update goes to every worker at once; the next round's waits for it, which keeps the flows
         // in flight (and SimGrid's cost) down. Replies to single workers overlap.
