@@ -18,20 +18,12 @@ import traceback
 
 import torch
 
+import train_steps  # beside this file: its timing loop and backend settings
+
 
 def cuda_seconds(fn, repeats=10, warmup=3):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    times = []
-    for _ in range(repeats):
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) / 1e3)
-    times.sort()
+    """The median of `repeats` timed calls after `warmup` untimed ones."""
+    times = sorted(train_steps.timed_steps(fn, warmup, repeats))
     return times[len(times) // 2]
 
 
@@ -154,8 +146,6 @@ def kernel_split(prof, steps):
 
 def model_profile_records():
     from torch.profiler import ProfilerActivity, profile
-
-    import train_steps
 
     train_steps.configure_backends()  # as the measured steps ran
     for key, (record, build) in train_steps.cases().items():
