@@ -121,9 +121,11 @@ TEST_CASE("a quick MPI calibration writes every planned sample with the document
             CHECK(s.at("bytes_per_s").get<double>() == Approx(s.at("bytes").get<double>() / s.at("time_s").get<double>()));
             CHECK(s.contains("ratio") == (kernel.rfind("topk", 0) == 0));
             if (kernel == "topk_decode") CHECK(s.at("blocks").get<int>() == calibrate::kCodecTopkDecodeBlocks);
+            CHECK(s.contains("rank") == (kernel.rfind("powersgd", 0) == 0));
+            if (s.contains("rank")) CHECK(s.at("rank").get<int>() == calibrate::kCodecPowersgdRank);
         }
         const std::set<long long> quick_sizes{65536, 262144, 1048576, 4194304};
-        CHECK(codec_sizes.size() == 6);
+        CHECK(codec_sizes.size() == 8);
         for (const auto& [kernel, sizes] : codec_sizes) {
             CAPTURE(kernel);
             CHECK(sizes == quick_sizes);
