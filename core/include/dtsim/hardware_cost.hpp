@@ -20,7 +20,7 @@ struct HardwareCosts {
     std::optional<double> gpu_power_watts;         // one GPU at its thermal design power
     std::optional<double> host_power_watts;        // one GPU's share of the rest of its server at its maximum, its NICs included
     std::optional<double> server_nics_per_gpu;     // compute NICs its server comes with, per GPU: in the figures above
-    std::optional<double> nic_capital_usd;         // one NIC beyond the server's own (none known without server_nics_per_gpu)
+    std::optional<double> nic_capital_usd;         // one NIC beyond the server's own (every NIC without server_nics_per_gpu)
     std::optional<double> nic_power_watts;         // likewise
     std::optional<double> switch_port_capital_usd;  // one switch port, its share of the switch
     std::optional<double> switch_port_power_watts;  // one port's share of its switch at its maximum, the transceivers in its cages included
@@ -62,8 +62,8 @@ struct ClusterParts {
 /// per NIC and, with oversubscription o, NICs / o leaf up-links each ending on a spine port.
 double switch_ports(int nics, bool tiered, double oversubscription);
 
-/// NICs beyond those the servers come with (server_nics_per_gpu per GPU, none where that is unknown): the only
-/// NICs with a price and power of their own.
+/// NICs beyond those the servers come with (server_nics_per_gpu per GPU; every NIC where that is unknown): the
+/// only NICs with a price and power of their own.
 double extra_nics(const ClusterParts& parts, const HardwareCosts& costs);
 
 /// The terms of an owned cluster's energy that need a figure; the servers' figures include their own NICs, so
