@@ -138,9 +138,10 @@ void print_advice(std::ostream& out, const AdviseStudy& study, const std::vector
     }
     table.print(out, "  ");
     out << "\n  cost: GPU-hours × the cloud price per GPU-hour (data/hardware/cost/, or the study's costs:); * on the Pareto frontier of"
-           " time-to-train and cost;\n  owned: the servers' and switch ports' capital × time-to-train / the amortisation period, plus the"
-           " energy at the electricity price;\n  energy: the parts' maximum power for the whole run × the PUE; ≥ where some parts (servers,"
-           " switch ports) have no price or power figure: the terms left out are named under 'no power figure'\n";
+           " time-to-train and cost;\n  owned: the capital of the servers, of NICs beyond their own and of the switch ports × time-to-train /"
+           " the amortisation period, plus the energy at the electricity price;\n  energy: the parts' maximum power for the whole run × the"
+           " PUE; ≥ where some parts (servers, NICs beyond theirs, switch ports) have no price or power figure: the terms left out are named"
+           " under 'no power figure'\n";
 }
 
 // Every option's best configuration and what training with it takes, in SI units and dollars, then every

@@ -1,5 +1,6 @@
 #include "dtsim/hardware_cost.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <filesystem>
@@ -17,6 +18,7 @@ constexpr double kMinYears = 0.01;  // what capital is divided by: never zero
 constexpr double kHoursPerYear = 365.25 * 24;
 constexpr double kMinPue = 1;  // a facility draws at least what its IT equipment does
 constexpr double kMaxPue = 10;
+constexpr double kMaxNicsPerGpu = 64;
 
 // Every figure: its key in cost files and studies, where it goes, and its plausible range.
 struct FigureKey {
@@ -30,6 +32,7 @@ constexpr FigureKey kFigures[] = {
     {"gpu_capital_usd", &HardwareCosts::gpu_capital_usd, kMaxUsd},
     {"gpu_power_watts", &HardwareCosts::gpu_power_watts, kMaxWatts},
     {"host_power_watts", &HardwareCosts::host_power_watts, kMaxWatts},
+    {"server_nics_per_gpu", &HardwareCosts::server_nics_per_gpu, kMaxNicsPerGpu},
     {"nic_capital_usd", &HardwareCosts::nic_capital_usd, kMaxUsd},
     {"nic_power_watts", &HardwareCosts::nic_power_watts, kMaxWatts},
     {"switch_port_capital_usd", &HardwareCosts::switch_port_capital_usd, kMaxUsd},
@@ -104,26 +107,31 @@ double switch_ports(int nics, bool tiered, double oversubscription) {
     return tiered ? nics * (1 + 2 / oversubscription) : nics;
 }
 
+double extra_nics(const ClusterParts& parts, const HardwareCosts& costs) {
+    return std::max(0.0, parts.nics - parts.gpus * costs.server_nics_per_gpu.value_or(0));
+}
+
 TrainingCost training_cost(double iterations, double iteration_s, const ClusterParts& parts, const HardwareCosts& c) {
     TrainingCost out;
     out.time_s = iterations * iteration_s;
     const double hours = out.time_s / 3600;
     if (c.cloud_usd_per_gpu_hour) out.cloud_usd = hours * parts.gpus * *c.cloud_usd_per_gpu_hour;
-    // NIC figures count only NICs the server's own figures leave out: none for the shipped presets.
+    // The servers' figures include their own NICs: NIC figures count only the NICs beyond those.
+    const double nics = extra_nics(parts, c);
     if (c.gpu_capital_usd)
-        out.capital_usd = parts.gpus * *c.gpu_capital_usd + parts.nics * c.nic_capital_usd.value_or(0) +
+        out.capital_usd = parts.gpus * *c.gpu_capital_usd + nics * c.nic_capital_usd.value_or(0) +
                           parts.switch_ports * c.switch_port_capital_usd.value_or(0);
-    out.capital_complete = c.gpu_capital_usd && c.switch_port_capital_usd;
-    // Their power likewise (the servers' maximum includes their own NICs), so NICs are no term that can be absent.
-    const double watts = parts.gpus * (c.gpu_power_watts.value_or(0) + c.host_power_watts.value_or(0)) + parts.nics * c.nic_power_watts.value_or(0) +
+    out.capital_complete = c.gpu_capital_usd && c.switch_port_capital_usd && (nics == 0 || c.nic_capital_usd);
+    const double watts = parts.gpus * (c.gpu_power_watts.value_or(0) + c.host_power_watts.value_or(0)) + nics * c.nic_power_watts.value_or(0) +
                          parts.switch_ports * c.switch_port_power_watts.value_or(0);
     out.energy_kwh = watts * hours / 1000 * c.pue.value_or(1);
-    const std::pair<PowerTerm, const std::optional<double>&> terms[] = {{PowerTerm::gpu, c.gpu_power_watts},
-                                                                         {PowerTerm::host, c.host_power_watts},
-                                                                         {PowerTerm::switch_port, c.switch_port_power_watts},
-                                                                         {PowerTerm::pue, c.pue}};
-    for (const auto& [term, figure] : terms)
-        if (!figure) out.power_absent.push_back(term);
+    const std::pair<PowerTerm, bool> terms[] = {{PowerTerm::gpu, c.gpu_power_watts.has_value()},
+                                                {PowerTerm::host, c.host_power_watts.has_value()},
+                                                {PowerTerm::nic, nics == 0 || c.nic_power_watts},
+                                                {PowerTerm::switch_port, c.switch_port_power_watts.has_value()},
+                                                {PowerTerm::pue, c.pue.has_value()}};
+    for (const auto& [term, known] : terms)
+        if (!known) out.power_absent.push_back(term);
     if (out.capital_usd && c.amortisation_years && c.electricity_usd_per_kwh)
         out.owned_usd = *out.capital_usd * hours / (*c.amortisation_years * kHoursPerYear) + out.energy_kwh * *c.electricity_usd_per_kwh;
     return out;

@@ -32,11 +32,13 @@ TEST_CASE("training_cost: GPU-hours × price, capital and energy of the parts, a
     CHECK_FALSE(c.owned_usd);
     CHECK(c.energy_kwh == Approx(64 * 0.7));
     CHECK_FALSE(c.energy_complete());
-    CHECK(c.power_absent == std::vector<PowerTerm>{PowerTerm::host, PowerTerm::switch_port, PowerTerm::pue});
+    // Nor is it known how many NICs the servers come with: every NIC is beyond them, and without a figure.
+    CHECK(c.power_absent == std::vector<PowerTerm>{PowerTerm::host, PowerTerm::nic, PowerTerm::switch_port, PowerTerm::pue});
 
-    // Owned: the servers (GPU share, their NICs included) and switch ports priced and powered, the capital
-    // spread over 5 years of 365.25 days, the energy at $0.10/kWh.
+    // Owned: the servers (GPU share, their one NIC per GPU included) and switch ports priced and powered, the
+    // capital spread over 5 years of 365.25 days, the energy at $0.10/kWh.
     HardwareCosts owned;
+    owned.server_nics_per_gpu = 1;
     owned.host_power_watts = 300;
     owned.switch_port_power_watts = 10;
     owned.pue = 1.5;
@@ -56,18 +58,37 @@ TEST_CASE("training_cost: GPU-hours × price, capital and energy of the parts, a
     CHECK(*full.owned_usd == Approx((64 * 30000 + 128 * 1000) / (5 * 365.25 * 24) + full.energy_kwh * 0.1));
     CHECK(full.owned_complete());
 
-    // NICs beyond the servers' own add their price and power; without switch-port prices the capital is a lower bound.
-    HardwareCosts extra_nics = owned;
-    extra_nics.nic_capital_usd = 2000;
-    extra_nics.nic_power_watts = 25;
-    extra_nics.switch_port_capital_usd.reset();
-    const auto more = training_cost(1800, 2.0, parts, costs.overridden_by(extra_nics));
+    // Servers that come with one NIC per GPU: their figures include those, so NIC figures count only for NICs beyond
+    // them (here a second per GPU); without switch-port prices the capital is a lower bound.
+    HardwareCosts extra = owned;
+    extra.nic_capital_usd = 2000;
+    extra.nic_power_watts = 25;
+    extra.switch_port_capital_usd.reset();
+    const ClusterParts two_per_gpu{64, 128, switch_ports(128, true, 2)};
+    CHECK(extra_nics(parts, extra) == 0);
+    CHECK(extra_nics(two_per_gpu, extra) == 64);
+    const auto same = training_cost(1800, 2.0, parts, costs.overridden_by(extra));
+    CHECK(*same.capital_usd == Approx(64 * 30000));
+    CHECK(same.energy_kwh == Approx(full.energy_kwh));
+    const auto more = training_cost(1800, 2.0, two_per_gpu, costs.overridden_by(extra));
     CHECK(*more.capital_usd == Approx(64 * 30000 + 64 * 2000));
     CHECK_FALSE(more.capital_complete);
     CHECK_FALSE(more.owned_complete());
-    CHECK(more.energy_kwh == Approx(full.energy_kwh + 64 * 0.025 * 1.5));
-    CHECK(more.energy_complete());  // the servers' own NICs are in their figures: NICs are no term that can be absent
+    CHECK(more.energy_kwh == Approx((64 * (700 + 300) + 64 * 25 + 256 * 10) / 1000.0 * 1.5));
+    CHECK(more.energy_complete());
     CHECK(switch_ports(16, false, 1) == 16);
+    // Without the servers' NIC count every NIC is beyond them; NICs beyond without figures are named.
+    HardwareCosts unknown = extra;
+    unknown.server_nics_per_gpu.reset();
+    CHECK(extra_nics(parts, unknown) == 64);
+    HardwareCosts unpriced = extra;
+    unpriced.nic_capital_usd.reset();
+    unpriced.nic_power_watts.reset();
+    unpriced.switch_port_capital_usd = 1000;
+    const auto lacking = training_cost(1800, 2.0, two_per_gpu, costs.overridden_by(unpriced));
+    CHECK_FALSE(lacking.capital_complete);
+    CHECK(lacking.power_absent == std::vector<PowerTerm>{PowerTerm::nic});
+    CHECK(training_cost(1800, 2.0, parts, costs.overridden_by(unpriced)).capital_complete);
 
     // Without the switches' own power the energy is a lower bound over what is known, that term named.
     HardwareCosts no_switch = owned;
@@ -78,10 +99,11 @@ TEST_CASE("training_cost: GPU-hours × price, capital and energy of the parts, a
     CHECK_FALSE(lower.owned_complete());
 }
 
-TEST_CASE("cost figures: a PUE below 1 is refused naming its key", "[unit][advise]") {
+TEST_CASE("cost figures: a PUE below 1 or a negative NIC count is refused naming its key", "[unit][advise]") {
     const auto source = std::make_shared<const DocumentSource>(DocumentSource{"study.yaml", {}});
     CHECK_THROWS_WITH(read_hardware_costs(ConfigNode::parse("pue: 0.9\n", source)), Catch::Contains("study.yaml") && Catch::Contains("pue"));
     CHECK(read_hardware_costs(ConfigNode::parse("pue: 1.2\n", source)).pue == 1.2);
+    CHECK_THROWS_WITH(read_hardware_costs(ConfigNode::parse("server_nics_per_gpu: -1\n", source)), Catch::Contains("server_nics_per_gpu"));
 }
 
 TEST_CASE("power terms: each named once and read back", "[unit][advise][vocabulary]") {
@@ -98,6 +120,12 @@ TEST_CASE("load_hardware_costs: the shipped figures, none for a preset without a
     CHECK(h100.amortisation_years);                                                 // from ownership.yaml, for every preset
     CHECK(h100.pue == Approx(1.58));                                                // likewise
     CHECK(h100.switch_port_power_watts == Approx(1720.0 / 64));                     // a QM9700's maximum over its 64 ports
+    CHECK(h100.server_nics_per_gpu == 1);                                           // a DGX H100's 8 ConnectX-7 for 8 GPUs
+    CHECK(h100.nic_power_watts == Approx(24.9));                                    // a ConnectX-7 beyond those, typical
+    const auto b200 = load_hardware_costs("b200", "eth-200g");
+    CHECK(b200.gpu_capital_usd == Approx(515000.0 / 8));                            // a DGX B200's reported price, per GPU
+    CHECK(b200.nic_power_watts == Approx(16.7));                                    // the 200G ConnectX-7
+    CHECK_FALSE(b200.switch_port_capital_usd);                                      // no Ethernet port price shipped
     const auto cpu = load_hardware_costs("cpu", "");
     CHECK_FALSE(cpu.cloud_usd_per_gpu_hour);
     CHECK(cpu.electricity_usd_per_kwh);

@@ -19,7 +19,8 @@ struct HardwareCosts {
     std::optional<double> gpu_capital_usd;         // one GPU's share of its server's price, the server's own NICs included
     std::optional<double> gpu_power_watts;         // one GPU at its thermal design power
     std::optional<double> host_power_watts;        // one GPU's share of the rest of its server at its maximum, its NICs included
-    std::optional<double> nic_capital_usd;         // one NIC beyond the server's own: none where the server price has them
+    std::optional<double> server_nics_per_gpu;     // compute NICs its server comes with, per GPU: in the figures above
+    std::optional<double> nic_capital_usd;         // one NIC beyond the server's own (every NIC without server_nics_per_gpu)
     std::optional<double> nic_power_watts;         // likewise
     std::optional<double> switch_port_capital_usd;  // one switch port, its share of the switch
     std::optional<double> switch_port_power_watts;  // one port's share of its switch at its maximum, the transceivers in its cages included
@@ -61,16 +62,22 @@ struct ClusterParts {
 /// per NIC and, with oversubscription o, NICs / o leaf up-links each ending on a spine port.
 double switch_ports(int nics, bool tiered, double oversubscription);
 
-/// The terms of an owned cluster's energy that need a figure; the servers' figures include their NICs.
-enum class PowerTerm { gpu, host, switch_port, pue };
-inline constexpr auto kPowerTermNames = make_name_table(std::pair{PowerTerm::gpu, "GPU"}, std::pair{PowerTerm::host, "host"},
-                                                        std::pair{PowerTerm::switch_port, "switch port"}, std::pair{PowerTerm::pue, "PUE"});
+/// NICs beyond those the servers come with (server_nics_per_gpu per GPU; every NIC where that is unknown): the
+/// only NICs with a price and power of their own.
+double extra_nics(const ClusterParts& parts, const HardwareCosts& costs);
+
+/// The terms of an owned cluster's energy that need a figure; the servers' figures include their own NICs, so
+/// NICs are a term only where there are more.
+enum class PowerTerm { gpu, host, nic, switch_port, pue };
+inline constexpr auto kPowerTermNames =
+    make_name_table(std::pair{PowerTerm::gpu, "GPU"}, std::pair{PowerTerm::host, "host"}, std::pair{PowerTerm::nic, "NIC"},
+                    std::pair{PowerTerm::switch_port, "switch port"}, std::pair{PowerTerm::pue, "PUE"});
 
 struct TrainingCost {
     double time_s = 0;
     std::optional<double> cloud_usd;    // GPU-hours × the price per GPU-hour
     std::optional<double> capital_usd;  // the priced parts; none without a GPU price
-    bool capital_complete = false;      // GPUs (their servers) and switch ports both priced
+    bool capital_complete = false;      // GPUs (their servers), switch ports and any NICs beyond the servers' own priced
     double energy_kwh = 0;              // the parts whose power is known, for the whole run, × the PUE where known
     std::vector<PowerTerm> power_absent;  // the terms without a figure, left out of energy_kwh (a PUE of 1 where absent)
     std::optional<double> owned_usd;    // capital × run / amortisation period + energy × price; needs all three
