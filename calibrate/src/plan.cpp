@@ -186,15 +186,20 @@ void add_compute_items(const PlanOptions& options, std::vector<PlanItem>& plan) 
 void add_codec_items(const PlanOptions& options, std::vector<PlanItem>& plan) {
     if (!wanted(options, ComputeOp::codec) || codec_skipped(options)) return;
     const double last = (options.quick ? 4.0 : 64.0) * 1024 * 1024;
-    for (const auto& [kernel, name] : kCodecKernelNames.entries)
-        for (double bytes = 64 * 1024; bytes <= last; bytes *= 4) {
-            PlanItem item;
-            item.kind = ItemKind::codec;
-            item.op = ComputeOp::codec;
-            item.kernel = kernel;
-            item.bytes = bytes;
-            plan.push_back(item);
-        }
+    for (const auto& [kernel, name] : kCodecKernelNames.entries) {
+        const std::vector<int> ranks = is_powersgd(kernel) ? std::vector<int>(kCodecPowersgdRanks.begin(), kCodecPowersgdRanks.end())
+                                                           : std::vector<int>{0};
+        for (int rank : ranks)
+            for (double bytes = 64 * 1024; bytes <= last; bytes *= 4) {
+                PlanItem item;
+                item.kind = ItemKind::codec;
+                item.op = ComputeOp::codec;
+                item.kernel = kernel;
+                item.rank = rank;
+                item.bytes = bytes;
+                plan.push_back(item);
+            }
+    }
 }
 
 std::string bytes_text(double bytes) { return std::to_string(static_cast<long long>(bytes)); }
@@ -220,7 +225,9 @@ std::string PlanItem::key() const {
         case ItemKind::launch_latency:
             return name;
         case ItemKind::codec:
-            return name + "/" + std::string(to_string(kernel)) + "/" + bytes_text(bytes);
+            return name + "/" + std::string(to_string(kernel)) + "/" +
+                   (is_powersgd(kernel) && rank != kCodecPowersgdFirstRank ? "rank" + std::to_string(rank) + "/" : "") +
+                   bytes_text(bytes);
     }
     return name;
 }

@@ -196,27 +196,33 @@ void fit_memory(const std::vector<const Sample*>& compute, ComputeProfile& profi
     profile.memory_quality = evaluate_fit(observations, [rate](double bytes) { return bytes / rate; });
 }
 
-/// One line per codec kernel, in kCodecKernelNames order; a kernel sampled at fewer than two sizes is left out.
-/// The top-k and PowerSGD settings must agree across a kernel's samples, or the line would mix two kernels. Each keeps
-/// its measured points as network fits do (the means of the timed iterations).
+/// One line per codec kernel, in kCodecKernelNames order, and per rank for the PowerSGD kernels (ascending); a
+/// kernel sampled at fewer than two sizes is left out. The top-k settings must agree across a kernel's samples, or
+/// the line would mix two kernels. Each keeps its measured points as network fits do (the means of the timed
+/// iterations).
 std::vector<CodecFit> fit_codecs(const std::vector<const Sample*>& compute) {
     std::vector<CodecFit> fits;
     for (const auto& [kernel, name] : kCodecKernelNames.entries) {
-        std::vector<Observation> observations;
-        PointTimes mean_times;
-        const Sample* first = nullptr;
-        for (const auto* s : compute) {
-            if (s->op != CalibrationOp{ComputeOp::codec} || s->kernel != kernel) continue;
-            if (!first) first = s;
-            if (s->ratio != first->ratio || s->blocks != first->blocks || s->rank != first->rank)
-                throw InputError("codec samples '" + first->key + "' and '" + s->key + "' measured " + std::string(name) +
-                                 " with different ratio, blocks or rank; calibrate one setting per profile");
-            observations.push_back({s->bytes, s->time_s});
-            mean_times[s->bytes].push_back(point_time(*s));
+        std::set<int> ranks;
+        for (const auto* s : compute)
+            if (s->op == CalibrationOp{ComputeOp::codec} && s->kernel == kernel) ranks.insert(s->rank);
+        for (int rank : ranks) {
+            std::vector<Observation> observations;
+            PointTimes mean_times;
+            const Sample* first = nullptr;
+            for (const auto* s : compute) {
+                if (s->op != CalibrationOp{ComputeOp::codec} || s->kernel != kernel || s->rank != rank) continue;
+                if (!first) first = s;
+                if (s->ratio != first->ratio || s->blocks != first->blocks)
+                    throw InputError("codec samples '" + first->key + "' and '" + s->key + "' measured " + std::string(name) +
+                                     " with different ratio or blocks; calibrate one setting per profile");
+                observations.push_back({s->bytes, s->time_s});
+                mean_times[s->bytes].push_back(point_time(*s));
+            }
+            if (distinct_sizes(observations) < 2) continue;
+            fits.push_back(fit_codec(observations, kernel, first->ratio, first->blocks, rank));
+            set_measured_points(mean_times, fits.back());
         }
-        if (distinct_sizes(observations) < 2) continue;
-        fits.push_back(fit_codec(observations, kernel, first->ratio, first->blocks, first->rank));
-        set_measured_points(mean_times, fits.back());
     }
     return fits;
 }

@@ -42,6 +42,25 @@ const CodecFit* find_codec_fit(const std::vector<CodecFit>& fits, CodecKernel ke
 
 const CodecFit* ComputeProfile::codec_for(CodecKernel kernel) const { return find_codec_fit(codecs, kernel); }
 
+std::optional<double> powersgd_codec_seconds(const std::vector<CodecFit>& fits, CodecKernel kernel, double fp32_bytes, int rank) {
+    std::vector<const CodecFit*> by_rank;
+    for (const auto& fit : fits)
+        if (fit.kernel == kernel) by_rank.push_back(&fit);
+    if (by_rank.empty()) return std::nullopt;
+    std::sort(by_rank.begin(), by_rank.end(), [](const CodecFit* a, const CodecFit* b) { return a->rank < b->rank; });
+    if (by_rank.size() == 1) return by_rank[0]->seconds(fp32_bytes) * rank / by_rank[0]->rank;
+    // The segment of calibrated ranks around `rank`, or the nearest one outside them.
+    size_t upper = 1;
+    while (upper + 1 < by_rank.size() && by_rank[upper]->rank < rank) ++upper;
+    const CodecFit& lo = *by_rank[upper - 1];
+    const CodecFit& hi = *by_rank[upper];
+    const double t_lo = lo.seconds(fp32_bytes), t_hi = hi.seconds(fp32_bytes);
+    const double slope = (t_hi - t_lo) / (hi.rank - lo.rank);
+    if (rank > hi.rank) return t_hi + std::max(slope, 0.0) * (rank - hi.rank);
+    if (rank < lo.rank) return std::max(0.0, t_lo - std::max(slope, 0.0) * (lo.rank - rank));
+    return t_lo + slope * (rank - lo.rank);
+}
+
 double LinkCost::fitted_s(double bytes, bool first_of_pass) const {
     return (first_of_pass && from_idle ? *from_idle : one_way).seconds(bytes);
 }
@@ -399,7 +418,10 @@ ComputeProfile compute_from(const ConfigNode& node) {
     if (node.has("codecs"))
         for (const auto& item : node.child("codecs").sequence()) {
             auto fit = codec_fit_from(item);
-            if (compute.codec_for(fit.kernel)) item.fail("kernel", "'" + std::string(to_string(fit.kernel)) + "' appears twice in codecs");
+            for (const auto& earlier : compute.codecs)
+                if (earlier.kernel == fit.kernel && earlier.rank == fit.rank)
+                    item.fail("kernel", "'" + std::string(to_string(fit.kernel)) + "' appears twice in codecs" +
+                                            (is_powersgd(fit.kernel) ? " at rank " + std::to_string(fit.rank) : ""));
             compute.codecs.push_back(std::move(fit));
         }
     return compute;

@@ -116,7 +116,7 @@ calibrate::Sample sample_of(const PlanItem& item, const Measurement& measurement
     sample.kernel = item.kernel;
     if (is_topk(item.kernel)) sample.ratio = calibrate::kCodecTopkRatio;
     if (item.kernel == CodecKernel::topk_decode) sample.blocks = calibrate::kCodecTopkDecodeBlocks;
-    if (is_powersgd(item.kernel)) sample.rank = calibrate::kCodecPowersgdRank;
+    if (is_powersgd(item.kernel)) sample.rank = item.rank;
     // Every rank computes at once, as in training: the time is the mean over ranks (microbenchmarks.hpp).
     sample.ranks = context.size();
     sample.nodes = context.nodes();

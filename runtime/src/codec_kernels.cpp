@@ -98,9 +98,8 @@ private:
 
 // PowerSGD's factors of one bucket, as a measured run's first iteration holds them.
 struct PowersgdFactors {
-    explicit PowersgdFactors(std::size_t elements)
-        : values(gradients(elements, 0)), m(powersgd_side(elements)), r(static_cast<std::size_t>(calibrate::kCodecPowersgdRank)),
-          q(initial_q(m, r, 1)) {}
+    PowersgdFactors(std::size_t elements, int rank)
+        : values(gradients(elements, 0)), m(powersgd_side(elements)), r(static_cast<std::size_t>(rank)), q(initial_q(m, r, 1)) {}
     std::vector<float> values;
     std::size_t m, r;
     std::vector<float> q, matrix, p, approximation;
@@ -119,7 +118,7 @@ void powersgd_encode(PowersgdFactors& f) {
 
 class PowersgdEncode : public Kernel {
 public:
-    explicit PowersgdEncode(std::size_t elements) : factors_(elements) {}
+    PowersgdEncode(std::size_t elements, int rank) : factors_(elements, rank) {}
     void start() override { powersgd_encode(factors_); }
 
 private:
@@ -129,7 +128,7 @@ private:
 // The decode span: M̂ = P·Qᵀ, copied back into the bucket.
 class PowersgdDecode : public Kernel {
 public:
-    explicit PowersgdDecode(std::size_t elements) : factors_(elements) { powersgd_encode(factors_); }
+    PowersgdDecode(std::size_t elements, int rank) : factors_(elements, rank) { powersgd_encode(factors_); }
     void start() override {
         multiply_p_qt(factors_.p, factors_.q, factors_.m, factors_.r, factors_.approximation);
         std::copy_n(factors_.approximation.begin(), factors_.values.size(), factors_.values.begin());
@@ -141,7 +140,7 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Kernel> make_codec_kernel(CodecKernel kernel, std::size_t fp32_bytes) {
+std::unique_ptr<Kernel> make_codec_kernel(CodecKernel kernel, std::size_t fp32_bytes, int powersgd_rank) {
     const auto elements = gradient_elements(static_cast<double>(fp32_bytes));
     switch (kernel) {
         case CodecKernel::fp16_encode: return std::make_unique<HalfEncode>(elements);
@@ -150,8 +149,8 @@ std::unique_ptr<Kernel> make_codec_kernel(CodecKernel kernel, std::size_t fp32_b
         case CodecKernel::int8_decode: return std::make_unique<Int8Decode>(elements);
         case CodecKernel::topk_encode: return std::make_unique<TopkEncode>(elements);
         case CodecKernel::topk_decode: return std::make_unique<TopkDecode>(elements);
-        case CodecKernel::powersgd_encode: return std::make_unique<PowersgdEncode>(elements);
-        case CodecKernel::powersgd_decode: return std::make_unique<PowersgdDecode>(elements);
+        case CodecKernel::powersgd_encode: return std::make_unique<PowersgdEncode>(elements, powersgd_rank);
+        case CodecKernel::powersgd_decode: return std::make_unique<PowersgdDecode>(elements, powersgd_rank);
     }
     throw std::invalid_argument("unknown codec kernel");
 }

@@ -10,8 +10,8 @@
 
 namespace dtsim::runtime {
 
-/// `fp32_bytes` is the uncompressed bucket.
+/// `fp32_bytes` is the uncompressed bucket; `powersgd_rank` the rank of PowerSGD's factors (its kernels only).
 /// Throws std::invalid_argument for an unknown kernel.
-std::unique_ptr<Kernel> make_codec_kernel(CodecKernel kernel, std::size_t fp32_bytes);
+std::unique_ptr<Kernel> make_codec_kernel(CodecKernel kernel, std::size_t fp32_bytes, int powersgd_rank);
 
 }  // namespace dtsim::runtime

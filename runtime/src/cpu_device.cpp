@@ -77,8 +77,8 @@ std::unique_ptr<Kernel> CpuDevice::gemm(long long m, long long n, long long k, c
 
 std::unique_ptr<Kernel> CpuDevice::triad(std::size_t bytes) { return std::make_unique<TriadKernel>(bytes); }
 
-std::unique_ptr<Kernel> CpuDevice::codec(CodecKernel kernel, std::size_t fp32_bytes) {
-    return make_codec_kernel(kernel, fp32_bytes);
+std::unique_ptr<Kernel> CpuDevice::codec(CodecKernel kernel, std::size_t fp32_bytes, int powersgd_rank) {
+    return make_codec_kernel(kernel, fp32_bytes, powersgd_rank);
 }
 
 std::unique_ptr<Kernel> CpuDevice::empty_launch() { return std::make_unique<SgemmKernel>(1, 1, 1); }

@@ -15,7 +15,7 @@ public:
     std::unique_ptr<Kernel> triad(std::size_t bytes) override;
     std::unique_ptr<Kernel> empty_launch() override;
     std::unique_ptr<Kernel> copy(calibrate::ComputeOp, std::size_t) override { return nullptr; }
-    std::unique_ptr<Kernel> codec(CodecKernel kernel, std::size_t fp32_bytes) override;
+    std::unique_ptr<Kernel> codec(CodecKernel kernel, std::size_t fp32_bytes, int powersgd_rank) override;
     void hold(double seconds) override;
     void synchronize() override {}
 };

@@ -31,9 +31,9 @@ public:
     virtual std::unique_ptr<Kernel> empty_launch() = 0;
     /// Host<->device copies of `bytes`; nullptr where there is no separate device memory.
     virtual std::unique_ptr<Kernel> copy(calibrate::ComputeOp direction, std::size_t bytes) = 0;
-    /// A gradient-compression kernel over `fp32_bytes` of fp32 gradients;
-    /// nullptr where the device has no such kernels.
-    virtual std::unique_ptr<Kernel> codec(CodecKernel kernel, std::size_t fp32_bytes) = 0;
+    /// A gradient-compression kernel over `fp32_bytes` of fp32 gradients (PowerSGD's factors of rank
+    /// `powersgd_rank`); nullptr where the device has no such kernels.
+    virtual std::unique_ptr<Kernel> codec(CodecKernel kernel, std::size_t fp32_bytes, int powersgd_rank) = 0;
 
     /// Keeps the device busy for `seconds` and returns when it is done: a measured run's compute given as
     /// modelled times. The CPU spins the calling core; a GPU runs a kernel that spins on every SM.

@@ -210,7 +210,7 @@ Measurement Microbenchmarks::compute(const PlanItem& item) {
             launches = kLaunchesPerIteration;
             break;
         case ItemKind::copy: kernel = device.copy(std::get<calibrate::ComputeOp>(item.op), static_cast<std::size_t>(item.bytes)); break;
-        case ItemKind::codec: kernel = device.codec(item.kernel, static_cast<std::size_t>(item.bytes)); break;
+        case ItemKind::codec: kernel = device.codec(item.kernel, static_cast<std::size_t>(item.bytes), item.rank); break;
         default: throw std::logic_error("not a compute item");
     }
     if (!kernel) throw std::invalid_argument("the " + device.kind() + " device cannot run " + item.key());

@@ -64,12 +64,11 @@ CompressedBucket whole_bucket(const Scenario& scenario, const CostModel& costs, 
             const double r = spec.rank;
             out.first_bytes = m * r * e;
             out.second_bytes = m * r * e;
-            // A calibrated kernel (timed at the profile's rank; its products are linear in the rank, so this
-            // rank's time is the fitted one scaled by r / rank: exact at the calibrated rank), else two m×m by
-            // m×R products and a Gram-Schmidt of m×R to encode, one m×R by R×m product to decode, at the GEMM rate.
+            // The calibrated kernels at this rank (powersgd_codec_seconds: linear in the rank between the
+            // calibrated ones), else two m×m by m×R products and a Gram-Schmidt of m×R to encode, one m×R by R×m
+            // product to decode, at the GEMM rate.
             auto at_rank = [&](CodecKernel kernel, double gemm_rate_s) {
-                const CodecFit* fit = find_codec_fit(compute.codecs, kernel);
-                return fit ? fit->seconds(fp32_bytes) * r / fit->rank : gemm_rate_s;
+                return powersgd_codec_seconds(compute.codecs, kernel, fp32_bytes, spec.rank).value_or(gemm_rate_s);
             };
             out.encode_s = at_rank(CodecKernel::powersgd_encode, (4 * m * m * r + 2 * m * r * r) / compute.flops_per_second) +
                            feedback_s;

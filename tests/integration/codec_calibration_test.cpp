@@ -101,13 +101,23 @@ TEST_CASE("sim::compress_bucket: a profile's codec fits price encode and decode,
         CHECK(spans.at("encode") == Approx(20e-6 + 8e6 / 1.8e8).epsilon(1e-9));
         CHECK(spans.at("decode") == Approx(closed_form(5)).epsilon(1e-9));
     }
-    SECTION("PowerSGD: the fits at their rank, scaled by the scenario's rank / the calibrated one") {
+    SECTION("PowerSGD with one calibrated rank: the fits scaled by the scenario's rank / the calibrated one") {
         const auto at_four = codec_spans(test::simulate_in_child(scenario_with(path, 4, "{kind: powersgd, rank: 4, error_feedback: false}")));
         CHECK(at_four.at("encode") == Approx(50e-6 + 8e6 / 2.0e8).epsilon(1e-9));
         CHECK(at_four.at("decode") == Approx(closed_form(7)).epsilon(1e-9));
         const auto at_two = codec_spans(test::simulate_in_child(scenario_with(path, 4, "{kind: powersgd, rank: 2, error_feedback: false}")));
         CHECK(at_two.at("encode") == Approx(closed_form(6) / 2).epsilon(1e-9));
         CHECK(at_two.at("decode") == Approx(closed_form(7) / 2).epsilon(1e-9));
+    }
+    SECTION("PowerSGD with fits at two ranks: linear in the rank between them") {
+        auto two_ranks = profile;
+        two_ranks.compute->codecs.push_back({CodecKernel::powersgd_encode, 20e-6, 4.0e8, 0, 0, {}, {}, {}, 1});
+        const auto two_path = dir.file("two-ranks.json");
+        std::ofstream(two_path) << profile_to_json(two_ranks);
+        const auto spans = codec_spans(test::simulate_in_child(scenario_with(two_path, 4, "{kind: powersgd, rank: 2, error_feedback: false}")));
+        const double at_one = 20e-6 + kGradientBytes / 4.0e8;
+        CHECK(spans.at("encode") == Approx(at_one + (closed_form(6) - at_one) / 3).epsilon(1e-9));
+        CHECK(spans.at("decode") == Approx(closed_form(7) / 2).epsilon(1e-9));  // decode: rank 4 alone
     }
     SECTION("top-k on 4 ranks with error feedback: decode scaled to 4 blocks, feedback at the profile's bandwidth") {
         const auto spans = codec_spans(test::simulate_in_child(scenario_with(path, 4, "{kind: topk, ratio: 0.01}")));

@@ -110,8 +110,9 @@ TEST_CASE("a quick MPI calibration writes every planned sample with the document
         for (const char* op : {"allreduce", "allgather", "reducescatter", "broadcast", "alltoall", "pingpong", "sendrecv", "gemm",
                                "memory_bandwidth", "launch_latency", "codec"})
             CHECK(ops.count(op) == 1);
-        // Codec kernels: every kernel at 64 KiB, 256 KiB, 1 MiB and 4 MiB of fp32 input.
+        // Codec kernels: every kernel at 64 KiB, 256 KiB, 1 MiB and 4 MiB of fp32 input, PowerSGD's at each rank.
         std::map<std::string, std::set<long long>> codec_sizes;
+        std::map<std::string, std::set<int>> codec_ranks;
         for (const auto& s : samples) {
             if (s.at("op") != "codec") continue;
             const auto kernel = s.at("kernel").get<std::string>();
@@ -122,8 +123,11 @@ TEST_CASE("a quick MPI calibration writes every planned sample with the document
             CHECK(s.contains("ratio") == (kernel.rfind("topk", 0) == 0));
             if (kernel == "topk_decode") CHECK(s.at("blocks").get<int>() == calibrate::kCodecTopkDecodeBlocks);
             CHECK(s.contains("rank") == (kernel.rfind("powersgd", 0) == 0));
-            if (s.contains("rank")) CHECK(s.at("rank").get<int>() == calibrate::kCodecPowersgdRank);
+            if (s.contains("rank")) codec_ranks[kernel].insert(s.at("rank").get<int>());
         }
+        const std::set<int> powersgd_ranks(calibrate::kCodecPowersgdRanks.begin(), calibrate::kCodecPowersgdRanks.end());
+        CHECK(codec_ranks["powersgd_encode"] == powersgd_ranks);
+        CHECK(codec_ranks["powersgd_decode"] == powersgd_ranks);
         const std::set<long long> quick_sizes{65536, 262144, 1048576, 4194304};
         CHECK(codec_sizes.size() == 8);
         for (const auto& [kernel, sizes] : codec_sizes) {
@@ -160,16 +164,18 @@ TEST_CASE("dtsim-runtime calibrate --ops codec: codec samples that dtsim fit tur
     REQUIRE(result.exit_code == 0);
     CHECK_THAT(result.output, Catch::Contains("# codec topk_encode on cpu"));
     const auto samples = read_samples(out + "/samples.jsonl");
-    std::map<std::string, std::map<long long, double>> times, means;  // kernel -> bytes -> seconds
+    // kernel (PowerSGD's with its rank, `powersgd_encode@4`) -> bytes -> seconds
+    std::map<std::string, std::map<long long, double>> times, means;
+    auto name_of = [](const std::string& kernel, int rank) { return rank > 0 ? kernel + "@" + std::to_string(rank) : kernel; };
     for (const auto& s : samples) {
         if (s.at("op") != "codec") continue;
-        const auto kernel = s.at("kernel").get<std::string>();
+        const auto kernel = name_of(s.at("kernel").get<std::string>(), s.value("rank", 0));
         const auto bytes = s.at("bytes").get<long long>();
         times[kernel][bytes] = s.at("time_s");
         // The mean the fit keeps: of the iterations other than stalls (a shared 2-core machine has them).
         means[kernel][bytes] = calibrate::estimate_sample(s.at("iteration_times_s").get<std::vector<double>>()).mean_s;
     }
-    REQUIRE(times.size() == 8);
+    REQUIRE(times.size() == 6 + 2 * calibrate::kCodecPowersgdRanks.size());
     // Each kernel's time grows with the bucket (64× the data); top-k selection (nth_element over every
     // element) is far slower than summing 8 blocks of 1 % of them.
     for (const auto& [kernel, by_size] : times) {
@@ -184,10 +190,10 @@ TEST_CASE("dtsim-runtime calibrate --ops codec: codec samples that dtsim fit tur
     REQUIRE(fit.exit_code == 0);
     const auto profile = load_profile_file(profile_path);
     REQUIRE(profile.compute);
-    REQUIRE(profile.compute->codecs.size() == 8);
-    CHECK(profile.compute->codec_for(CodecKernel::powersgd_encode)->rank == calibrate::kCodecPowersgdRank);
+    REQUIRE(profile.compute->codecs.size() == 6 + 2 * calibrate::kCodecPowersgdRanks.size());
+    CHECK(profile.compute->codec_for(CodecKernel::powersgd_encode)->rank == 1);  // one fit per rank, the lowest first
     for (const auto& codec : profile.compute->codecs) {
-        const std::string kernel(to_string(codec.kernel));
+        const std::string kernel = name_of(std::string(to_string(codec.kernel)), codec.rank);
         CAPTURE(kernel);
         CHECK(codec.bytes_per_second > 1e6);
         CHECK(codec.bytes_per_second < 1e12);

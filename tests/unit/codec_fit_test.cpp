@@ -28,12 +28,13 @@ std::string number(double value) {
     return text.str();
 }
 
-std::string codec_line(const std::string& kernel, double bytes, double time_s) {
+std::string codec_line(const std::string& kernel, double bytes, double time_s, int rank = 4) {
     std::string extra;
     if (kernel.starts_with("topk")) extra += R"(,"ratio":0.01)";
     if (kernel == "topk_decode") extra += R"(,"blocks":8)";
-    if (kernel.starts_with("powersgd")) extra += R"(,"rank":4)";
-    return R"({"key":"codec/)" + kernel + "/" + number(bytes) + R"(","op":"codec","kernel":")" + kernel +
+    if (kernel.starts_with("powersgd")) extra += R"(,"rank":)" + std::to_string(rank);
+    const std::string rank_key = kernel.starts_with("powersgd") ? "rank" + std::to_string(rank) + "/" : "";
+    return R"({"key":"codec/)" + kernel + "/" + rank_key + number(bytes) + R"(","op":"codec","kernel":")" + kernel +
            R"(","time_s":)" + number(time_s) + R"(,"ranks":2,"nodes":1,"device":"cpu","backend":"mpi","bytes":)" +
            number(bytes) + extra + "}";
 }
@@ -54,6 +55,7 @@ Profile profile_with_codecs() {
     compute.codecs.push_back({CodecKernel::topk_encode, 1.0 / 3 * 1e-4, 1.8e8, 0.01, 0, {6, 0.97, 0.03, 0.06}, {}});
     compute.codecs.push_back({CodecKernel::topk_decode, 5e-6, 2.1e9, 0.01, 8, {6, 0.9, 0.04, 0.08}, {}});
     compute.codecs.push_back({CodecKernel::powersgd_encode, 4e-5, 3.5e8, 0, 0, {6, 0.99, 0.02, 0.04}, {}, {}, 4});
+    compute.codecs.push_back({CodecKernel::powersgd_encode, 5e-5, 2.5e8, 0, 0, {6, 0.98, 0.03, 0.05}, {}, {}, 8});
     p.compute = compute;
     return p;
 }
@@ -112,23 +114,31 @@ TEST_CASE("calibrate::make_plan: codec samples per kernel and size on CPUs, none
     };
     PlanOptions full;
     const auto keys = codec_keys(full);
-    REQUIRE(keys.size() == 8 * 6);  // 8 kernels × 64 KiB, 256 KiB, ... 64 MiB
+    REQUIRE(keys.size() == (6 + 2 * 3) * 6);  // 6 kernels, and 2 at PowerSGD's 3 ranks, × 64 KiB, 256 KiB, ... 64 MiB
     CHECK(keys.front() == "codec/fp16_encode/65536");
     CHECK(keys[5] == "codec/fp16_encode/67108864");
-    CHECK(keys.back() == "codec/powersgd_decode/67108864");
+    // PowerSGD at ranks 1, 4 and 8; rank 4's keys are those of the calibrations that timed it alone.
+    CHECK(keys[36] == "codec/powersgd_encode/rank1/65536");
+    CHECK(keys[42] == "codec/powersgd_encode/65536");
+    CHECK(keys[48] == "codec/powersgd_encode/rank8/65536");
+    CHECK(keys.back() == "codec/powersgd_decode/rank8/67108864");
 
     PlanOptions quick;
     quick.quick = true;
     const auto quick_keys = codec_keys(quick);
-    REQUIRE(quick_keys.size() == 8 * 4);  // up to 4 MiB
+    REQUIRE(quick_keys.size() == 12 * 4);  // up to 4 MiB
     CHECK(quick_keys[3] == "codec/fp16_encode/4194304");
 
     PlanOptions only;
     only.ops = {ComputeOp::codec};
     const auto plan = make_plan(only, two_ranks);
-    CHECK(plan.size() == 48);
+    CHECK(plan.size() == 72);
     CHECK(plan[0].kernel == CodecKernel::fp16_encode);
     CHECK(plan[0].bytes == 65536);
+    CHECK(plan[0].rank == 0);
+    CHECK(plan[36].kernel == CodecKernel::powersgd_encode);
+    CHECK(plan[36].rank == 1);
+    CHECK(plan[71].rank == 8);
     CHECK_FALSE(codec_skipped(only));
 
     PlanOptions gpu = only;
@@ -181,12 +191,17 @@ TEST_CASE("calibrate::fit_profile: one codec fit per kernel in the compute secti
         for (double bytes = 65536; bytes <= 64 * 1024 * 1024; bytes *= 4)
             add(codec_line(kernel, bytes, model.first + bytes / model.second));
     add(codec_line("int8_encode", 65536, 1e-5));  // one size: no slope, left out
+    // PowerSGD's encode at a second rank, listed before the first: its own line, after rank 4's.
+    std::vector<Sample> rank_eight;
+    for (double bytes = 65536; bytes <= 64 * 1024 * 1024; bytes *= 4)
+        rank_eight.push_back(sample_from_json_line(codec_line("powersgd_encode", bytes, 5e-5 + bytes / 2.5e8, 8), "test", 1));
+    samples.insert(samples.begin(), rank_eight.begin(), rank_eight.end());
 
     const auto profile = fit_profile(samples, "{}", "codecs");
 
     REQUIRE(profile.compute);
     const auto& codecs = profile.compute->codecs;
-    REQUIRE(codecs.size() == 5);
+    REQUIRE(codecs.size() == 6);
     CHECK(codecs[0].kernel == CodecKernel::fp16_encode);  // kCodecKernelNames order
     CHECK(codecs[1].kernel == CodecKernel::fp16_decode);
     CHECK(codecs[2].kernel == CodecKernel::topk_encode);
@@ -207,13 +222,17 @@ TEST_CASE("calibrate::fit_profile: one codec fit per kernel in the compute secti
     CHECK(codecs[3].blocks == 8);
     CHECK(codecs[4].kernel == CodecKernel::powersgd_encode);
     CHECK(codecs[4].rank == 4);
+    CHECK(codecs[5].kernel == CodecKernel::powersgd_encode);
+    CHECK(codecs[5].rank == 8);
+    CHECK(codecs[5].fixed_s == Approx(5e-5).epsilon(1e-6));
+    CHECK(codecs[5].bytes_per_second == Approx(2.5e8).epsilon(1e-6));
     CHECK(codecs[3].rank == 0);
     CHECK(profile.compute->codec_for(CodecKernel::int8_encode) == nullptr);
     CHECK(profile.compute->codec_for(CodecKernel::topk_decode) == &codecs[3]);
 
     // Two settings of one kernel would make one line of two kernels.
     add(replaced(codec_line("topk_decode", 3 * 65536, 1e-5), "\"blocks\":8", "\"blocks\":4"));
-    CHECK_THROWS_WITH(fit_profile(samples, "{}", "mixed"), Catch::Contains("different ratio, blocks or rank"));
+    CHECK_THROWS_WITH(fit_profile(samples, "{}", "mixed"), Catch::Contains("different ratio or blocks"));
 }
 
 TEST_CASE("a codec fit gives back its measured times, interpolated, and its model outside them", "[unit][profile]") {
@@ -225,6 +244,34 @@ TEST_CASE("a codec fit gives back its measured times, interpolated, and its mode
     CHECK(fit.seconds(4e6) == fit.model_seconds(4e6));
     CHECK(fit.model_seconds(4e6) == Approx(4e-3).epsilon(1e-12));
     CHECK(fit.seconds(1000) == Approx(1e-6).epsilon(1e-12));
+}
+
+TEST_CASE("powersgd_codec_seconds: linear in the rank between calibrated ranks, c0 + c1 r", "[unit][profile]") {
+    // Per fp32 byte, a rank-independent pass c0 and c1 per rank: the fits at ranks 1, 4 and 8 are exact lines.
+    constexpr double c0 = 2e-9, c1 = 0.25e-9, bytes = 4e6;
+    auto line_at = [&](int rank) {
+        return CodecFit{CodecKernel::powersgd_encode, 0, 1 / (c0 + c1 * rank), 0, 0, {}, {}, {}, rank};
+    };
+    const std::vector<CodecFit> fits{line_at(8), line_at(1), line_at(4),
+                                     {CodecKernel::powersgd_decode, 0, 1e9, 0, 0, {}, {}, {}, 4}};
+    for (int rank : {1, 2, 3, 4, 6, 8, 16}) {
+        CAPTURE(rank);  // between the calibrated ranks and beyond the last: the line itself
+        CHECK(*powersgd_codec_seconds(fits, CodecKernel::powersgd_encode, bytes, rank) ==
+              Approx(bytes * (c0 + c1 * rank)).epsilon(1e-12));
+    }
+    // One calibrated rank: scaled by rank / its rank.
+    CHECK(*powersgd_codec_seconds(fits, CodecKernel::powersgd_decode, bytes, 2) == Approx(bytes / 1e9 / 2).epsilon(1e-12));
+    CHECK_FALSE(powersgd_codec_seconds({line_at(4)}, CodecKernel::powersgd_decode, bytes, 4).has_value());
+
+    // Noisy fits that fall with the rank: interpolated between them, never falling beyond them, never below 0.
+    const std::vector<CodecFit> falling{{CodecKernel::powersgd_encode, 0, 1e9, 0, 0, {}, {}, {}, 4},
+                                        {CodecKernel::powersgd_encode, 0, 2e9, 0, 0, {}, {}, {}, 8}};
+    CHECK(*powersgd_codec_seconds(falling, CodecKernel::powersgd_encode, bytes, 6) == Approx(bytes * 0.75e-9).epsilon(1e-12));
+    CHECK(*powersgd_codec_seconds(falling, CodecKernel::powersgd_encode, bytes, 32) == Approx(bytes * 0.5e-9).epsilon(1e-12));
+    CHECK(*powersgd_codec_seconds(falling, CodecKernel::powersgd_encode, bytes, 1) == Approx(bytes * 1e-9).epsilon(1e-12));
+    const std::vector<CodecFit> steep{{CodecKernel::powersgd_encode, 0, 1e9, 0, 0, {}, {}, {}, 4},
+                                      {CodecKernel::powersgd_encode, 0, 0.25e9, 0, 0, {}, {}, {}, 8}};
+    CHECK(*powersgd_codec_seconds(steep, CodecKernel::powersgd_encode, bytes, 1) == 0);
 }
 
 TEST_CASE("dtsim::profile_from_json: codec fits round-trip and are optional", "[unit][profile]") {
@@ -302,9 +349,11 @@ TEST_CASE("dtsim::profile_from_json: a bad codec fit names the file, line and ke
         const auto bad = replaced(text, "\"kernel\": \"fp16_encode\",", "\"kernel\": \"fp16_encode\", \"ratio\": 0.5,");
         check_error(bad, "\"ratio\": 0.5", "compute.codecs[0].ratio", "only the topk kernels");
     }
-    SECTION("a kernel twice") {
+    SECTION("a kernel twice, or a PowerSGD kernel twice at one rank") {
         const auto bad = replaced(text, "\"int8_decode\"", "\"fp16_encode\"");
         check_error(bad, "\"fp16_encode\",\n        \"fixed_s\": 0", "compute.codecs[1].kernel", "appears twice");
+        CHECK_THROWS_WITH(profile_from_json(replaced(text, "\"rank\": 8", "\"rank\": 4"), "bad.json"),
+                          Catch::Contains("key 'compute.codecs[5].kernel'") && Catch::Contains("appears twice in codecs at rank 4"));
     }
     SECTION("codecs not a list") {
         const auto at = text.find("\"codecs\": [");

@@ -114,8 +114,16 @@ struct CodecFit {
 /// nothing outside them.
 std::optional<double> interpolate_measured(const std::vector<std::pair<double, double>>& measured, double bytes);
 
-/// The fit of `kernel` in `fits`, or nullptr.
+/// The fit of `kernel` in `fits`, or nullptr (a PowerSGD kernel's first, of its lowest calibrated rank).
 const CodecFit* find_codec_fit(const std::vector<CodecFit>& fits, CodecKernel kernel);
+
+/// A PowerSGD kernel's time over `fp32_bytes` with factors of rank `rank`, from its fits in `fits`, or nothing
+/// without one. Each product reads the whole matrix once and does `rank` multiply-adds per element read, so
+/// the time is linear in the rank with an intercept: interpolated linearly between the two nearest calibrated
+/// ranks, extrapolated beyond them along the nearest two (never falling as the rank grows, never below 0).
+/// With one calibrated rank there is no intercept to know, and the fit is scaled by rank / its rank (all of
+/// the time in the multiply-adds: an upper bound above that rank).
+std::optional<double> powersgd_codec_seconds(const std::vector<CodecFit>& fits, CodecKernel kernel, double fp32_bytes, int rank);
 
 /// Where a calibration's ranks outnumbered their machine's cores (runtime/testbed: 5 ranks on 2
 /// cores): every `ranks` consecutive ranks shared `cores` cores. Its codec kernels were then timed one rank

@@ -30,7 +30,7 @@ public:
     std::unique_ptr<Kernel> empty_launch() override;
     std::unique_ptr<Kernel> copy(calibrate::ComputeOp direction, std::size_t bytes) override;
     // No GPU codec kernels yet: the plan leaves the codec samples out on GPUs.
-    std::unique_ptr<Kernel> codec(CodecKernel, std::size_t) override { return nullptr; }
+    std::unique_ptr<Kernel> codec(CodecKernel, std::size_t, int) override { return nullptr; }
     void hold(double seconds) override;
     void synchronize() override;
 

@@ -2,6 +2,7 @@
 // The calibration plan: which microbenchmarks `dtsim-runtime calibrate` runs, in which order, with
 // which sizes. It is a pure function of the options and of the rank layout, so every rank computes the
 // same plan, and a resumed run skips exactly the items whose keys are already in samples.jsonl.
+#include <array>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,7 @@ struct PlanItem {
     bool sub_ring = false;     // sendrecv among part of the class: a smaller collective group's ring
     long long m = 0, n = 0, k = 0;  // gemm
     CodecKernel kernel = CodecKernel::fp16_encode;  // codec
+    int rank = 0;                                   // powersgd codec kernels: the factors' rank
     /// The network op of a collective or point-to-point item.
     NetworkOp network_op() const { return std::get<NetworkOp>(op); }
     std::string key() const;
@@ -56,8 +58,12 @@ LinkClass link_class_of(const std::vector<int>& node_of_rank, int ranks);
 /// calibration's rank count, so that profiles from different layouts measure the same kernel.
 inline constexpr double kCodecTopkRatio = 0.01;
 inline constexpr int kCodecTopkDecodeBlocks = 8;
-/// The rank of the PowerSGD factors the codec samples are taken at (the middle of the usual 1-8).
-inline constexpr int kCodecPowersgdRank = 4;
+/// The ranks of the PowerSGD factors the codec samples are taken at, spanning the usual 1-8: the kernels' time
+/// is not proportional to the rank (each product reads the whole m×m matrix whatever the rank), so the
+/// simulator interpolates between ranks (docs/calibration.md, "Codecs").
+inline constexpr std::array<int, 3> kCodecPowersgdRanks = {1, 4, 8};
+/// The one rank older calibrations timed: its samples keep their keys, so that `--resume` completes them.
+inline constexpr int kCodecPowersgdFirstRank = 4;
 
 /// Whether the plan leaves out the codec samples it was asked for: no GPU codec kernels exist yet.
 bool codec_skipped(const PlanOptions& options);
