@@ -19,7 +19,7 @@ int llm_ranks_with_timeline(const Scenario& scenario);
 /// of the data-parallel coordinate: the default order, tp·cp·ep ranks dividing a node, stages of whole nodes)
 /// maps every group onto a group and every flow onto a like flow, on a fabric that treats all nodes alike
 /// (star or rail-optimized), with every rank computing at the same speed (no stragglers, no expert imbalance)
-/// and no fault that makes one link unlike the others (training_collectives_run_alone's links_alike). A
+/// and no fault that makes one link unlike the others (links_alike). A
 /// node's links inside it carry nothing from another node; the fat pipe its routes share never binds.
 bool stage_nodes_alike(const Scenario& scenario);
 
