@@ -467,8 +467,13 @@ std::vector<SweepAxis> read_sweep(const ConfigNode& doc) {
     return axes;
 }
 
+// Whether a load lists the scenario's warnings (implausible_values: the memory estimate among them). Only a
+// caller that prints them needs them: the checks of sweep values and ScenarioTemplate's loads skip them,
+// and `dtsim plan` estimates each configuration's memory once, itself.
+enum class Warnings { list, skip };
+
 Scenario build_scenario(YAML::Node root, std::shared_ptr<DocumentSource> source, const std::vector<std::string>& overrides,
-                        bool check_sweep_values);
+                        bool check_sweep_values, Warnings warnings);
 
 // What clearly cannot fit in this machine's memory is refused now, before a platform is built: it would end
 // in std::bad_alloc or an abort inside SimGrid. Blamed on the cluster's size or on the number of iterations,
@@ -509,7 +514,8 @@ void check_sweep_values(const YAML::Node& root, const DocumentSource& source, co
     for (const auto& axis : axes)
         for (const auto& value : axis.values) {
             try {
-                build_scenario(YAML::Clone(base), std::make_shared<DocumentSource>(source), {axis.key + "=" + value}, false);
+                build_scenario(YAML::Clone(base), std::make_shared<DocumentSource>(source), {axis.key + "=" + value}, false,
+                               Warnings::skip);
             } catch (const InputError& e) {
                 std::string reason = e.what();
                 if (reason.rfind("command line (", 0) == 0) reason = reason.substr(reason.find("): ") + 3);
@@ -540,7 +546,7 @@ void apply_scenario_override(YAML::Node& root, const std::string& assignment, Do
 }
 
 Scenario build_scenario(YAML::Node root, std::shared_ptr<DocumentSource> source, const std::vector<std::string>& overrides,
-                        bool check_sweep) {
+                        bool check_sweep, Warnings warnings) {
     for (const auto& assignment : overrides) apply_scenario_override(root, assignment, *source);
     ConfigNode doc(root, "", source);
     if (!root.IsMap()) doc.fail("", "expected a scenario mapping with name, cluster, model and training");
@@ -573,7 +579,7 @@ Scenario build_scenario(YAML::Node root, std::shared_ptr<DocumentSource> source,
     }
     check_costs(doc, scenario);
     check_footprint(doc, scenario);
-    scenario.warnings = implausible_values(doc, scenario);
+    if (warnings == Warnings::list) scenario.warnings = implausible_values(doc, scenario);
     YAML::Emitter out;
     out << root;
     scenario.canonical_text = out.c_str();
@@ -587,7 +593,7 @@ Scenario load_scenario_text(const std::string& text, const std::string& file_lab
                             SweepValues sweep_values) {
     auto source = std::make_shared<DocumentSource>(DocumentSource{file_label, {}});
     auto doc = ConfigNode::parse(text, source);
-    return build_scenario(doc.yaml(), source, overrides, sweep_values == SweepValues::check);
+    return build_scenario(doc.yaml(), source, overrides, sweep_values == SweepValues::check, Warnings::list);
 }
 
 struct ScenarioTemplate::Parsed {
@@ -610,9 +616,9 @@ Scenario ScenarioTemplate::load(const std::vector<std::string>& overrides) const
         root = YAML::Clone(parsed_->root);
     }
     try {
-        auto scenario = build_scenario(root, std::make_shared<DocumentSource>(DocumentSource{file_label_, {}}), overrides, false);
-        scenario.warnings.clear();  // located without the file's lines
-        return scenario;
+        // Without warnings: they would be located without the file's lines.
+        return build_scenario(root, std::make_shared<DocumentSource>(DocumentSource{file_label_, {}}), overrides, false,
+                              Warnings::skip);
     } catch (const InputError&) {
         load_scenario_text(text_, file_label_, overrides, SweepValues::skip);  // throws the message with its line
         throw;

@@ -148,7 +148,6 @@ void allreduce_rank(SimulationContext* ctx, std::shared_ptr<Collectives> shared,
 void spawn_allreduce_actors(SimulationContext& ctx) {
     auto shared = std::make_shared<Collectives>(ctx, static_cast<int>(ctx.cohort.ranks.size()));
     if (ctx.scenario.training.strategy.backup_workers > 0) shared->backups = std::make_unique<BackupGroups>(ctx);
-    ctx.collectives_run_alone = shared->flow_barrier != nullptr;
     for (int rank : ctx.cohort.ranks) {
         const int slot = ctx.register_actor("rank " + std::to_string(rank));
         auto body = [&ctx, shared, rank, slot] { run_in_epoch(ctx, [&] { allreduce_rank(&ctx, shared, rank, slot); }); };

@@ -63,7 +63,7 @@ std::vector<double> simulate_collectives(const Scenario& scenario, const std::ve
     CostModel costs(scenario);
     if (mode == ReplayMode::calibration) costs.share_ports_perfectly();
     report_progress_to(progress, static_cast<int>(trials.size()));
-    SimulationContext ctx(scenario, costs, build_platform(scenario, costs), {});
+    SimulationContext ctx(scenario, costs, build_platform(scenario, costs), SimulationKind::replay, {});
     ctx.passes_start_idle = mode == ReplayMode::calibration;
     std::vector<double> starts(trials.size(), 0), ends(trials.size(), 0);
     // Every rank meets every other at a barrier before each trial, so each starts from quiet links.

@@ -34,7 +34,7 @@ constexpr int kGradientChannel = 3;
 struct LlmShared {
     explicit LlmShared(const SimulationContext& ctx)
         : layout(ctx.scenario.training.llm->parallelism),
-          barriers(ctx.scenario.training.fidelity == Fidelity::flow),
+          barriers(ctx.scenario),
           one_per_tensor_group(llm_ranks_with_timeline(ctx.scenario) > 0) {}
     ParallelLayout layout;
     FlowBarriers barriers;

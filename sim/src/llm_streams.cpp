@@ -4,16 +4,40 @@
 
 #include <algorithm>
 
+#include "dtsim/sim/actors.hpp"
 #include "dtsim/sim/calibrated_collectives.hpp"
 
 namespace dtsim::sim {
 namespace sg4 = simgrid::s4u;
 
-sg4::BarrierPtr FlowBarriers::barrier(Stream stream, const RankGroup& group) {
-    if (!flow_ || group.count < 2) return nullptr;
-    auto& barrier = barriers_[{static_cast<int>(stream), group.first, group.stride, group.count}];
-    if (!barrier) barrier = sg4::Barrier::create(static_cast<unsigned>(group.count));
-    return barrier;
+bool stage_nodes_alike(const Scenario& scenario) {
+    const auto& training = scenario.training;
+    if (!training.llm || training.fidelity != Fidelity::flow || training.stragglers.any() || !links_alike(scenario)) return false;
+    const auto& llm = *training.llm;
+    const auto& p = llm.parallelism;
+    const auto topology = scenario.cluster.fabric.topology;
+    if (p.order != ParallelismSpec{}.order || llm.expert_imbalance > 0 ||
+        (topology != Topology::star && topology != Topology::rail_optimized))
+        return false;
+    const int block = p.tensor * p.context * p.expert;  // ranks per data-parallel coordinate
+    const int per_node = scenario.cluster.gpus_per_node;
+    return per_node % block == 0 && block * p.data % per_node == 0;
+}
+
+FlowBarriers::FlowBarriers(const Scenario& scenario)
+    : flow_(scenario.training.fidelity == Fidelity::flow),
+      gpus_per_node_(scenario.cluster.gpus_per_node),
+      stage_nodes_(stage_nodes_alike(scenario) ? scenario.cluster.nodes / scenario.training.llm->parallelism.pipeline : 0) {}
+
+FlowBarriers::Entry FlowBarriers::barrier(Stream stream, const RankGroup& group, bool ring_passes) {
+    if (!flow_ || group.count < 2) return {};
+    const int node = group.first / gpus_per_node_;
+    // Copies wait for the stage's first node at the end barrier, which only ring passes have.
+    const bool copied = stage_nodes_ > 1 && ring_passes && (group.first + group.stride * (group.count - 1)) / gpus_per_node_ == node;
+    const int first = copied ? group.first - node % stage_nodes_ * gpus_per_node_ : group.first;
+    auto& barrier = barriers_[{static_cast<int>(stream), first, group.stride, group.count, copied}];
+    if (!barrier) barrier = sg4::Barrier::create(static_cast<unsigned>(group.count * (copied ? stage_nodes_ : 1)));
+    return {barrier, first == group.first};
 }
 
 DataGroups data_groups(const SimulationContext& ctx, const ParallelLayout& layout, int rank) {

@@ -21,21 +21,33 @@ enum class Stream { compute = 0, gradients = 1, gather = 2 };
 inline RankGroup rank_group(const StridedGroup& group) { return RankGroup{group.first, group.stride, group.count, group.position}; }
 
 /// Flow fidelity: one barrier per group and stream, with which its members run each collective together
-/// (run_together); none in step.
+/// (run_together); none in step. Where stage_nodes_alike holds, a ring collective of a group inside one node
+/// sends its flows on the stage's first node only: the same group on the stage's other nodes shares that
+/// group's barrier and waits with it for those flows, which stand for its own copies.
 class FlowBarriers {
 public:
-    explicit FlowBarriers(bool flow) : flow_(flow) {}
+    explicit FlowBarriers(const Scenario& scenario);
     /// Runs a collective of `group` on `stream`; `ring_passes`: whether it runs ring passes.
     template <class Collective>
     void run(const Actor& actor, Stream stream, const RankGroup& group, bool ring_passes, Collective&& collective) {
-        run_together(actor, barrier(stream, group), ring_passes, std::forward<Collective>(collective));
+        const auto entry = barrier(stream, group, ring_passes);
+        run_together(actor, entry.barrier, ring_passes, [&] {
+            if (entry.sends) std::forward<Collective>(collective)();
+        });
     }
 
 private:
-    simgrid::s4u::BarrierPtr barrier(Stream stream, const RankGroup& group);
+    struct Entry {
+        simgrid::s4u::BarrierPtr barrier;  // none in step fidelity and for a single rank
+        bool sends = true;                 // false for a copy of the same group on the stage's first node
+    };
+    Entry barrier(Stream stream, const RankGroup& group, bool ring_passes);
 
-    bool flow_;
-    std::map<std::tuple<int, int, int, int>, simgrid::s4u::BarrierPtr> barriers_;
+    const bool flow_;
+    const int gpus_per_node_;
+    const int stage_nodes_;  // nodes per pipeline stage where stage_nodes_alike holds; 0 otherwise
+    // Per stream, group (its first rank, stride and size) and whether the stage's copies share it.
+    std::map<std::tuple<int, int, int, int, bool>, simgrid::s4u::BarrierPtr> barriers_;
 };
 
 enum class GradientOp { allreduce, reduce_scatter, hybrid };

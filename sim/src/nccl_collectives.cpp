@@ -277,7 +277,7 @@ struct CallFlows {
 };
 
 // Which flows of a group stand for identical copies of themselves, where the collective has the network to
-// itself (SimulationContext::collectives_run_alone) and no fault makes one link unlike the others:
+// itself and no fault makes one link unlike the others (SimulationContext::collectives_run_alone):
 // - every node whose members sit where the first node's do sends the same flows inside itself, over links of
 //   its own (its GPUs' intra-node links): the first node's stand for all;
 // - on a rail-optimized fabric a channel's flows between nodes stay on its rail (NIC to rail switch to NIC),
@@ -288,10 +288,7 @@ struct CallFlows {
 class FlowCopies {
 public:
     FlowCopies(const SimulationContext& ctx, const GroupShape& shape) : cluster_(ctx.scenario.cluster) {
-        const auto& scenario = ctx.scenario;
-        const bool alike_links = scenario.training.stragglers.link_degradation.empty() &&
-                                 !scenario.training.stragglers.node_failure.any() && scenario.debug.lose_message_to_rank < 0;
-        if (!ctx.collectives_run_alone || !alike_links || !nodes_alike(shape)) return;
+        if (!ctx.collectives_run_alone || !nodes_alike(shape)) return;
         const auto& first = shape.nodes.front();
         node_ = cluster_.node_of(first.front());
         const auto rails = rails_of(cluster_, first);

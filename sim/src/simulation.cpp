@@ -65,7 +65,7 @@ Run simulate(const Scenario& scenario, SimulationProgress* progress) {
     std::function<void(int)> on_iteration;
     if (progress) on_iteration = [progress](int iteration) { progress->done.store(iteration + 1, std::memory_order_relaxed); };
     report_progress_to(progress, scenario.training.iterations);
-    SimulationContext ctx(scenario, costs, build_platform(scenario, costs), on_iteration);
+    SimulationContext ctx(scenario, costs, build_platform(scenario, costs), SimulationKind::training, on_iteration);
     const auto spawn_training = [&ctx] {
         if (ctx.scenario.training.llm)
             spawn_llm_actors(ctx);

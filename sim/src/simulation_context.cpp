@@ -6,14 +6,26 @@
 namespace dtsim::sim {
 namespace sg4 = simgrid::s4u;
 
+bool links_alike(const Scenario& scenario) {
+    const auto& stragglers = scenario.training.stragglers;
+    return stragglers.link_degradation.empty() && !stragglers.node_failure.any() && scenario.debug.lose_message_to_rank < 0;
+}
+
+bool training_collectives_run_alone(const Scenario& scenario) {
+    const auto& training = scenario.training;
+    return !training.llm && training.strategy.kind == StrategyKind::allreduce && training.fidelity == Fidelity::flow &&
+           training.strategy.backup_workers == 0 && links_alike(scenario);
+}
+
 SimulationContext::SimulationContext(const Scenario& scenario_in, const CostModel& costs_in, Platform platform_in,
-                                     std::function<void(int)> on_iteration)
+                                     SimulationKind kind, std::function<void(int)> on_iteration)
     : scenario(scenario_in),
       costs(costs_in),
       platform(std::move(platform_in)),
       plan(make_buckets(costs_in.layers(), scenario_in.training.strategy.bucket_bytes)),
       workers(scenario_in.cluster.gpus()),
       latency_factor(simgrid::config::get_value<double>("network/latency-factor")),
+      collectives_run_alone(kind == SimulationKind::training && training_collectives_run_alone(scenario_in)),
       recorder(workers, scenario_in.training.iterations, workers - scenario_in.training.strategy.backup_workers,
                std::move(on_iteration)) {
     for (int r = 0; r < workers; ++r) cohort.ranks.push_back(r);

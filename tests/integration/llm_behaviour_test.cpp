@@ -2,8 +2,10 @@
 // flow fidelity's one rank per tensor group against every rank in step fidelity.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <string>
 
+#include "dtsim/sim/actors.hpp"
 #include "test_support.hpp"
 
 namespace llm_behaviour_test {
@@ -70,6 +72,30 @@ TEST_CASE("flow fidelity's one rank per tensor group agrees with every rank simu
     const double flow = iteration_s(layout("gpt3-1.3b", training, "flow"));
     CAPTURE(training, step, flow);
     CHECK(flow == Approx(step).epsilon(0.03));
+}
+
+TEST_CASE("flow fidelity's copies of a stage's node-local collectives end when every node's flows would", "[integration][llm]") {
+    // Hybrid FSDP, interleaved 1F1B and context parallelism on 4 nodes of 8 GPUs, 2 per stage: the gathers and
+    // reduce-scatters over a node's shard group and the context exchanges run on each stage's first node only.
+    // A link degradation that leaves the whole bandwidth (fraction 1) changes no link but sends every flow.
+    auto scenario = [](const std::string& stragglers) {
+        return load_scenario_text(
+            "name: llm\ncluster: {nodes: 4, gpus_per_node: 8, gpu: h100-sxm, intra_node: nvlink4, nic: {preset: ib-ndr, count: 8}, "
+            "fabric: {topology: rail-optimized}}\n"
+            "model: {zoo: gpt3-350m, precision: bf16, micro_batch: 1, sequence_length: 1024}\n"
+            "training:\n  iterations: 2\n  fidelity: flow\n  strategy: {kind: fsdp, sharding: hybrid, bucket: 25MB}\n"
+            "  parallelism: {tensor: 2, context: 2, pipeline: 2, sequence_parallel: true}\n"
+            "  pipeline: {schedule: interleaved-1f1b, virtual_stages: 2, microbatches: 4}\n" + stragglers,
+            "llm.yaml");
+    };
+    const auto copied = scenario("");
+    const auto every_flow = scenario("  stragglers: {link_degradation: [{rank: 9, fraction: 1}]}\n");
+    REQUIRE(sim::stage_nodes_alike(copied));
+    REQUIRE_FALSE(sim::stage_nodes_alike(every_flow));
+    const double a = test::simulate_in_child(copied).summary.iteration_time_s;
+    const double b = test::simulate_in_child(every_flow).summary.iteration_time_s;
+    CAPTURE(a, b);
+    CHECK(std::abs(a - b) <= 1e-9 * b);
 }
 
 TEST_CASE("a layout that does not fit says so", "[integration][llm]") {

@@ -70,9 +70,23 @@ struct Actor {
     void waits_for(const char* what, int peer = -1) const;
 };
 
+/// What a simulation runs: a training job (simulate()), or collectives replayed one at a time after a barrier
+/// (collective_replay.hpp).
+enum class SimulationKind { training, replay };
+
+/// Whether no fault makes one link or node unlike the others: no degraded link, node failure or lost message.
+bool links_alike(const Scenario& scenario);
+
+/// Whether every collective of a training simulation of `scenario` has the network to itself, on links alike:
+/// data-parallel all-reduce (no LLM layout, whose streams overlap) in flow fidelity, whose ranks start and end
+/// each collective together on their one communication stream (allreduce_actor.cpp), without backup workers
+/// (their groups form bucket by bucket), and links_alike.
+bool training_collectives_run_alone(const Scenario& scenario);
+
 class SimulationContext {
 public:
-    SimulationContext(const Scenario& scenario, const CostModel& costs, Platform platform, std::function<void(int)> on_iteration);
+    SimulationContext(const Scenario& scenario, const CostModel& costs, Platform platform, SimulationKind kind,
+                      std::function<void(int)> on_iteration);
 
     const Scenario& scenario;
     const CostModel& costs;
@@ -88,10 +102,9 @@ public:
     /// group that share its NIC send the same flows at the same time, so its messages between nodes carry
     /// their bytes too. 1 otherwise.
     int nic_sharers = 1;
-    /// Whether every collective has the network to itself: data-parallel all-reduce in flow fidelity, whose
-    /// ranks start and end each collective together on their one communication stream (allreduce_actor.cpp).
-    /// A collective may then simulate one of several identical copies of its flows (nccl_collectives.cpp).
-    bool collectives_run_alone = false;
+    /// training_collectives_run_alone in training; false in the replay, which has always sent every flow. A
+    /// collective may then simulate one of several identical copies of its flows (nccl_collectives.cpp).
+    const bool collectives_run_alone;
     TimelineRecorder recorder;
     std::vector<double> staleness;         // version gap of every gradient a parameter server applied (async/ssp)
     std::vector<double> staleness_clocks;  // the same gradients' gaps in clocks (Observations::staleness_clocks)
