@@ -7,7 +7,12 @@ namespace dtsim {
 
 namespace {
 
-double output_utilisation(const GemmShape& shape, double sms, double tile_rows, double tile_columns) {
+// A dimension shorter than the short tile side runs in a tile cut to it, in the Tensor Cores' steps of 16
+// (a GEMV-like product does not pay for 128 columns).
+double cut(double side, double extent) { return extent < kGemmTileShort ? std::min(side, std::ceil(extent / 16) * 16) : side; }
+
+double output_utilisation(const GemmShape& shape, double sms, double full_tile_rows, double full_tile_columns) {
+    const double tile_rows = cut(full_tile_rows, shape.rows), tile_columns = cut(full_tile_columns, shape.columns);
     const double tiles = std::ceil(shape.rows / tile_rows) * std::ceil(shape.columns / tile_columns);
     const double slots = std::ceil(tiles / sms) * sms * tile_rows * tile_columns;
     return shape.rows * shape.columns / slots;

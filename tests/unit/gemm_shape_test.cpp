@@ -60,6 +60,14 @@ TEST_CASE("one tile more than a full wave costs a second wave", "[unit][gemm]") 
     CHECK(kernel_forward_s(half, 2, 2, rates) == Approx(two_full / 2).epsilon(1e-12));
 }
 
+TEST_CASE("a dimension shorter than a tile runs in a tile cut to it, in steps of 16", "[unit][gemm]") {
+    // One output column over 2048 rows on 132 SMs: 2048/128 = 16 tiles of 128 × 16 (the better orientation
+    // than 8 of 256 × 16), one wave: 2048 useful outputs of 132 · 128 · 16 slots.
+    const double use = 2048.0 / (132 * 128 * 16);
+    CHECK(gemm_shape_factor(GemmShape{2048, 1, 8192}, 132) ==
+          Approx(use / (gemm_tile_utilisation(kReferenceGemm, 132) / kReferenceDepthUse)).epsilon(1e-12));
+}
+
 TEST_CASE("a shaped GEMM's backward runs the input- and weight-gradient products at their own shapes", "[unit][gemm]") {
     const ComputeRates rates{100e12, 1e30, 0, 100e12, 108};
     const GemmShape forward{2048, 1024, 4096};
