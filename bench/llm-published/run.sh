@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Published LLM training results against dtsim's predictions; writes bench/results/llm-published.md.
 # Usage: bench/llm-published/run.sh [path/to/dtsim]      (DTSIM_TIMEOUT: seconds per scenario, default 600)
+#   LLM_PUBLISHED_ONLY=REGEX runs only the scenarios whose id matches (e.g. '^(k22|mtnlg|n21)-', the A100
+#   rows), lists the others as not run, and writes bench/results/llm-published-partial.md instead.
 #
 # Every scenario of scenarios/ is one configuration from a paper (sources.md); published.tsv holds the
 # published figure and the inputs of that source's own FLOP formula. The predicted figure is computed from
@@ -12,7 +14,8 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 dtsim="${1:-$root/build/bin/dtsim}"
-out="$root/bench/results/llm-published.md"
+only="${LLM_PUBLISHED_ONLY:-}"
+out="$root/bench/results/llm-published${only:+-partial}.md"
 timeout_s="${DTSIM_TIMEOUT:-600}"
 source "$root/bench/common.sh"
 # The zoo models these scenarios name (megatron-gpt-*) are in this checkout's data/.
@@ -20,6 +23,11 @@ bench_begin "$root"
 
 for scenario in "$here"/scenarios/*.yaml; do
   id="$(basename "$scenario" .yaml)"
+  if [[ -n "$only" && ! "$id" =~ $only ]]; then
+    echo skipped > "$scratch/$id.rc"
+    : > "$scratch/$id.wall"
+    continue
+  fi
   echo "simulating $id" >&2
   set +e
   /usr/bin/time -f "%e" -o "$scratch/$id.wall" timeout "$timeout_s" \
@@ -42,6 +50,7 @@ done
   echo "- commit: $commit"
   echo "- dtsim: $dtsim"
   echo "- targets (issue 18): median |error| ≤ 10 %, max ≤ 20 %"
+  [ -n "$only" ] && echo "- partial run: only the scenarios matching LLM_PUBLISHED_ONLY='$only'"
   echo
   python3 - "$here/published.tsv" "$scratch" <<'PY'
 import json, os, statistics, sys
@@ -67,13 +76,16 @@ for line in lines[1:]:
     r = dict(zip(header, line.split("\t")))
     rid, kind, pub = r["id"], r["kind"], float(r["published"])
     B, n, l, h, V, s = (int(r[k]) for k in ("B", "n", "l", "h", "V", "s"))
-    rc = int(open(os.path.join(scratch, rid + ".rc")).read().strip() or 1)
+    rc_text = open(os.path.join(scratch, rid + ".rc")).read().strip()
+    rc = 0 if rc_text == "skipped" else int(rc_text or 1)
     wall = open(os.path.join(scratch, rid + ".wall")).read().strip().splitlines()
     wall = wall[-1] if wall else ""
     predicted = err = None
     info = {}
     status = ""
-    if rc != 0:
+    if rc_text == "skipped":
+        status = "not run (LLM_PUBLISHED_ONLY)"
+    elif rc != 0:
         message = open(os.path.join(scratch, rid + ".err")).read().strip().splitlines()
         message = message[-1] if message else ""
         status = "timed out" if rc == 124 else f"refused (exit {rc}): {message}"

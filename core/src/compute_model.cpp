@@ -4,18 +4,39 @@
 
 namespace dtsim {
 
-double kernel_forward_s(const Kernel& kernel, double batch, double element_bytes, const ComputeRates& rates) {
+namespace {
+
+GemmShape batched(const GemmShape& shape, double batch) { return GemmShape{shape.rows * batch, shape.columns, shape.depth}; }
+
+// One product of a kernel at `batch` samples whose GEMM has `shape`: its roofline, with the GEMM rate
+// scaled by how well that shape fills the GPU's SMs.
+double product_s(const Kernel& kernel, double batch, double element_bytes, const ComputeRates& rates, const GemmShape& shape) {
     const double bytes = (batch * kernel.elements + kernel.weight_elements) * element_bytes;
-    const double rate = kernel.kind == KernelKind::attention_core ? rates.attention_flops_per_second : rates.flops_per_second;
+    const double rate = kernel.kind == KernelKind::attention_core
+                            ? rates.attention_flops_per_second
+                            : rates.flops_per_second * gemm_shape_factor(shape, rates.streaming_multiprocessors);
     return std::max(batch * (kernel.flops + kernel.overhead_flops) / rate, bytes / rates.memory_bytes_per_second);
+}
+
+}  // namespace
+
+double kernel_forward_s(const Kernel& kernel, double batch, double element_bytes, const ComputeRates& rates) {
+    return product_s(kernel, batch, element_bytes, rates, batched(kernel.shape, batch));
+}
+
+double kernel_backward_s(const Kernel& kernel, double batch, double element_bytes, const ComputeRates& rates) {
+    if (kernel.kind != KernelKind::gemm || kernel.shape.rows <= 0)
+        return kernel.backward_factor * kernel_forward_s(kernel, batch, element_bytes, rates);
+    const auto forward = batched(kernel.shape, batch);
+    return product_s(kernel, batch, element_bytes, rates, GemmShape{forward.rows, forward.depth, forward.columns}) +
+           product_s(kernel, batch, element_bytes, rates, GemmShape{forward.depth, forward.columns, forward.rows});
 }
 
 PassTimes kernel_times(const std::vector<Kernel>& kernels, double batch, double element_bytes, const ComputeRates& rates) {
     PassTimes times;
     for (const auto& kernel : kernels) {
-        const double forward_s = kernel_forward_s(kernel, batch, element_bytes, rates);
-        times.forward_s += forward_s;
-        times.backward_s += kernel.backward_factor * forward_s;
+        times.forward_s += kernel_forward_s(kernel, batch, element_bytes, rates);
+        times.backward_s += kernel_backward_s(kernel, batch, element_bytes, rates);
     }
     return times;
 }

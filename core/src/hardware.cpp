@@ -34,7 +34,7 @@ double GpuPreset::peak_for(Precision precision, const std::string& where) const 
 GpuPreset load_gpu_preset(const std::string& name, const std::string& where) {
     auto doc = open_preset("gpu", name, where);
     doc.require_map_with_keys({"kind", "name", "description", "basis", "source", "peak", "memory",
-                               "memory_bandwidth", "efficiency", "intra_node", "host_link"});
+                               "memory_bandwidth", "streaming_multiprocessors", "efficiency", "intra_node", "host_link"});
     GpuPreset gpu;
     gpu.name = doc.text("name");
     gpu.description = doc.text("description");
@@ -47,6 +47,8 @@ GpuPreset load_gpu_preset(const std::string& name, const std::string& where) {
     }
     gpu.memory_bytes = doc.bytes("memory");
     gpu.memory_bytes_per_second = doc.bytes_per_second("memory_bandwidth");
+    if (doc.has("streaming_multiprocessors"))
+        gpu.streaming_multiprocessors = static_cast<int>(doc.integer("streaming_multiprocessors", 1, 100000));
     auto efficiency = doc.child("efficiency");
     efficiency.require_map_with_keys({"gemm", "memory", "attention"});
     gpu.gemm_efficiency = efficiency.number("gemm", 0.01, 1.0);

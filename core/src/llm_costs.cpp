@@ -38,13 +38,26 @@ bool is_attention(const ZooLayer& layer) { return layer.name.ends_with(".attn");
 // One rank's part of a layer's kernels: tensor parallelism splits the products, the attention heads and
 // the feature-wise kernels t ways, and the kernels over the whole hidden state only with sequence
 // parallelism; context parallelism splits the tokens c ways; the weights are split `weight_split` ways.
-std::vector<Kernel> shard_kernels(std::vector<Kernel> kernels, const ParallelismSpec& p, double weight_split) {
+// A GEMM's shape follows: a tensor-sharded GEMM loses t of its columns or depth (Megatron's column- and
+// row-parallel layers, on every token the sequence-parallel all-gather brought), any other GEMM t of its
+// rows under sequence parallelism; context parallelism takes c of the rows; an expert's GEMM gets the rows
+// of `expert_ranks` ranks' tokens (the all-to-all brings each expert its tokens from the expert group).
+std::vector<Kernel> shard_kernels(std::vector<Kernel> kernels, const ParallelismSpec& p, double weight_split,
+                                  int expert_ranks) {
     for (auto& kernel : kernels) {
         const double t = kernel.tensor_sharded || p.sequence_parallel ? p.tensor : 1;
         kernel.flops /= t * p.context;
         kernel.overhead_flops /= t * p.context;
         kernel.elements /= t * p.context;
         kernel.weight_elements /= kernel.tensor_sharded ? weight_split : 1;
+        auto& shape = kernel.shape;
+        shape.rows *= static_cast<double>(expert_ranks) / p.context;
+        if (!kernel.tensor_sharded)
+            shape.rows /= t;
+        else if (kernel.tensor_splits_depth)
+            shape.depth /= p.tensor;
+        else
+            shape.columns /= p.tensor;
     }
     return kernels;
 }
@@ -102,7 +115,7 @@ LlmCosts llm_costs(const Scenario& scenario, const ComputeRates& rates) {
         const double split = p.tensor * (expert ? p.expert : 1);
         shard.layers.push_back(ZooLayer{layer.name, layer.params / split, layer.forward_flops_per_sample / (p.tensor * p.context),
                                         layer.activations_per_sample / p.context / (p.sequence_parallel ? p.tensor : 1),
-                                        shard_kernels(layer.kernels, p, split)});
+                                        shard_kernels(layer.kernels, p, split, expert ? p.expert : 1)});
         expert_layer.push_back(expert);
     }
     const auto work = layer_times(shard, scenario.model.batch_per_gpu, scenario.model.precision, rates);

@@ -19,9 +19,13 @@ constexpr double kMaskElements = 0.5;
 constexpr double kFlashOverheadTokens = 512;
 
 // A matrix multiply of `tokens` rows from `in` to `out` features: it reads its input, writes its output
-// and reads the in × out weights once.
-Kernel gemm(double tokens, double in, double out) {
-    return Kernel{KernelKind::gemm, 2 * tokens * in * out, tokens * (in + out), in * out, 2, true};
+// and reads the in × out weights once. Tensor parallelism splits `out` (column-parallel) or, where
+// `splits_depth`, `in` (row-parallel).
+Kernel gemm(double tokens, double in, double out, bool splits_depth = false) {
+    Kernel kernel{KernelKind::gemm, 2 * tokens * in * out, tokens * (in + out), in * out, 2, true};
+    kernel.shape = GemmShape{tokens, out, in};
+    kernel.tensor_splits_depth = splits_depth;
+    return kernel;
 }
 
 Kernel memory(double elements, bool tensor_sharded) { return Kernel{KernelKind::memory, 0, elements, 0, 2, tensor_sharded}; }
@@ -53,6 +57,7 @@ std::vector<Kernel> scaled(std::vector<Kernel> kernels, double tokens) {
     for (auto& kernel : kernels) {
         kernel.flops *= tokens;
         kernel.elements *= tokens;
+        kernel.shape.rows *= tokens;
     }
     return kernels;
 }
@@ -75,25 +80,28 @@ std::vector<ZooLayer> transformer_layers(const TransformerConfig& c, int sequenc
         attn.kernels = scaled({memory(2 * d, false), gemm(1, d, d + 2 * kv_dim)}, n);
         if (!gpt) attn.kernels.push_back(memory(2 * n * (d + kv_dim), true));  // rotary embedding of q and k
         for (auto& kernel : attention_core(n, d, kv_dim, c.heads, gpt, attention)) attn.kernels.push_back(kernel);
-        for (auto& kernel : scaled({gemm(1, d, d), memory(residual * d, false)}, n)) attn.kernels.push_back(kernel);
+        for (auto& kernel : scaled({gemm(1, d, d, true), memory(residual * d, false)}, n)) attn.kernels.push_back(kernel);
         if (gpt) {
             attn = ZooLayer{prefix + ".attn", 4 * (d * d + d) + 2 * d, 2 * 4 * n * d * d + attention_flops, n * d, attn.kernels};
             // LayerNorm, fc1, fused bias-GeLU over the ffn features, fc2, bias-dropout-add.
             mlp = ZooLayer{prefix + ".mlp", 2 * d * ffn + ffn + d + 2 * d, 2 * 2 * n * d * ffn, n * d,
-                           scaled({memory(2 * d, false), gemm(1, d, ffn), memory(2 * ffn, true), gemm(1, ffn, d),
+                           scaled({memory(2 * d, false), gemm(1, d, ffn), memory(2 * ffn, true), gemm(1, ffn, d, true),
                                    memory(residual * d, false)},
                                   n)};
         } else {
             const double projections = 2 * d * d + 2 * d * kv_dim;
             attn = ZooLayer{prefix + ".attn", projections + d, 2 * n * projections + attention_flops, n * d, attn.kernels};
             // RMSNorm, (router, token permutation), gate and up projections, SwiGLU, down projection, residual add;
-            // each token runs top_k experts and every expert's weights are read once.
+            // each token runs top_k experts and every expert's weights are read once; each expert's GEMM
+            // has the rows of the tokens routed to it (top_k / experts of them on average).
             const double k = c.top_k, experts = c.experts;
             const double expert = 3 * d * ffn;
             const double router = c.moe() ? d * c.experts : 0;
-            auto up = gemm(k, d, 2 * ffn), down = gemm(k, ffn, d);
-            up.weight_elements *= experts;
-            down.weight_elements *= experts;
+            auto up = gemm(k, d, 2 * ffn), down = gemm(k, ffn, d, true);
+            for (auto* projection : {&up, &down}) {
+                projection->weight_elements *= experts;
+                projection->shape.rows /= experts;
+            }
             std::vector<Kernel> kernels{memory(2 * d, false)};
             if (c.moe()) {
                 auto route = gemm(1, d, experts);

@@ -22,6 +22,7 @@ struct ComputeRates {
     double per_kernel_s = 0;            // fixed cost of each kernel (a profile's GEMM-curve intercept)
     double attention_flops_per_second = 0;  // attention's core (KernelKind::attention_core): peak × attention
                                             // efficiency, or the GEMM rate × the preset's attention ÷ GEMM
+    int streaming_multiprocessors = 0;  // the GPU's SMs, for GEMM shapes (gemm_shape.hpp); 0: every GEMM at the rate
 };
 
 /// The fixed cost of a kernel where nothing was measured (a GPU preset, a datasheet profile): the host
@@ -30,16 +31,20 @@ struct ComputeRates {
 inline constexpr double kKernelLaunchOverheadS = 5e-6;
 
 /// One kernel's forward time at `batch` samples: its roofline (model_zoo.hpp, Kernel), its FLOPs and overhead
-/// at its kind's rate.
+/// at its kind's rate; a GEMM with a shape at the GEMM rate × gemm_shape_factor of that shape.
 double kernel_forward_s(const Kernel& kernel, double batch, double element_bytes, const ComputeRates& rates);
+
+/// Its backward: a GEMM with a shape runs the input-gradient and weight-gradient products, each its own
+/// shape's roofline; any other kernel `backward_factor` times its forward.
+double kernel_backward_s(const Kernel& kernel, double batch, double element_bytes, const ComputeRates& rates);
 
 struct PassTimes {
     double forward_s = 0;
     double backward_s = 0;
 };
 
-/// The kernels run one after another: forward is the sum of their rooflines, backward the sum of each
-/// one's backward factor times its forward.
+/// The kernels run one after another: forward is the sum of their rooflines, backward the sum of their
+/// backwards (kernel_backward_s).
 PassTimes kernel_times(const std::vector<Kernel>& kernels, double batch, double element_bytes, const ComputeRates& rates);
 
 /// A layer with kernels (transformer blocks) takes their times plus the fixed per-kernel cost once per pass

@@ -50,8 +50,10 @@ struct ComputeCosts {
     std::vector<CodecFit> codecs;        // the profile's fitted compression kernels; empty: memory-bound passes
     std::optional<SharedCores> shared_cores;  // the profile's: ranks that time-share cores for codec work
     double attention_flops_per_second = 0;    // the GEMM rate above × the preset's attention ÷ GEMM efficiency
+    int streaming_multiprocessors = 0;        // the GPU preset's, for GEMM shapes
     ComputeRates layer_rates() const {
-        return ComputeRates{flops_per_second, memory_bytes_per_second, per_kernel_s, attention_flops_per_second};
+        return ComputeRates{flops_per_second, memory_bytes_per_second, per_kernel_s, attention_flops_per_second,
+                            streaming_multiprocessors};
     }
 };
 

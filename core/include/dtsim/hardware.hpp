@@ -18,6 +18,8 @@ struct GpuPreset {
     double gemm_efficiency = 1;    // achieved / peak for large GEMMs
     double memory_efficiency = 1;  // achieved / peak memory bandwidth
     double attention_efficiency = 1;  // achieved / peak of the attention core's products at long sequences
+    int streaming_multiprocessors = 0;  // SMs a GEMM's output tiles are spread over (gemm_shape.hpp); 0: not
+                                        // given (a CPU), every GEMM at the large GEMM's rate
     std::string intra_node;        // network preset for GPU-to-GPU links inside a node
     std::string host_link;         // network preset for the host (PCIe) link
 

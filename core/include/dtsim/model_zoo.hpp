@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "dtsim/gemm_shape.hpp"
 #include "dtsim/name_table.hpp"
 
 namespace dtsim {
@@ -31,6 +32,11 @@ struct Kernel {
                                  // (normalisations, residual adds) unless sequence parallelism splits them
     double overhead_flops = 0;   // work beyond `flops` at the same rate, in FLOP-equivalents, that no model
                                  // FLOP count includes (FlashAttention's per-query-block work)
+    // A GEMM's shape, rows per sample (tokens): its forward multiply, whose backward runs the input-gradient
+    // (rows × depth over columns) and weight-gradient (depth × columns over rows) products; no rows: none known.
+    GemmShape shape = {};
+    bool tensor_splits_depth = false;  // tensor parallelism splits the depth (row-parallel: attention's output
+                                       // and the MLP's down projection), else the columns (column-parallel)
 };
 
 /// An element-wise kernel that runs on a CNN layer's output before the next layer reads it
