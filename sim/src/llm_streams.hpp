@@ -39,7 +39,7 @@ public:
 private:
     struct Entry {
         simgrid::s4u::BarrierPtr barrier;  // none in step fidelity and for a single rank
-        bool sends = true;                 // false for a copy of the same group on the stage's first node
+        bool sends = true;                 // false on the stage's other nodes: the first node's flows stand for theirs
     };
     Entry barrier(Stream stream, const RankGroup& group, bool ring_passes);
 
