@@ -7,6 +7,9 @@
   and forward + backward, FLOPs counted as dtsim does (the unmasked half of QK^T and PV);
 - memory: element-wise kernels (add, RMSNorm-like, SiLU·mul) over activations, bytes read + written;
 - layer: one Llama 2 7B decoder layer's forward + backward under torch.profiler, kernel time by kind;
+- layer_compiled: the same layer through torch.compile, whose Triton kernels fuse the element-wise work
+  (norms, rotary, SiLU·mul, residual adds) as Megatron's fused kernels do, the stack dtsim's layer prices;
+- model_tf32: the CNN training steps in TF32, kernel time by kind (model profiles the mixed-precision ones);
 - model: whole training steps of train_steps.py's cases under torch.profiler, kernel time by kind.
 
     python3 kernel_kinds.py --out kernels.jsonl [--groups gemm,attention,memory,layer,model]
@@ -92,16 +95,17 @@ def memory_records():
 
 def classify(kernel_name):
     name = kernel_name.lower()
-    if any(key in name for key in ("fprop", "dgrad", "wgrad", "conv")):
-        return "convolution"
-    if "flash" in name or "fmha" in name or "attention" in name:
+    # Attention first: cuDNN's SDPA kernels are named `..._flash_fprop_...`; "conv" but not "convert".
+    if any(key in name for key in ("flash", "fmha", "attention", "sdpa")):
         return "attention"
+    if any(key in name for key in ("fprop", "dgrad", "wgrad")) or ("conv" in name and "convert" not in name):
+        return "convolution"
     if any(key in name for key in ("gemm", "xmma", "cutlass", "sm90_", "sm80_", "cublas", "nvjet")):
         return "gemm"
     return "memory"
 
 
-def layer_profile_records():
+def layer_profile_records(compiled=False):
     import transformers
     from torch.profiler import ProfilerActivity, profile
 
@@ -115,9 +119,10 @@ def layer_profile_records():
         positions = torch.arange(tokens, device="cuda").unsqueeze(0)
         embeddings = rotary(x, positions)
         grad = torch.randn_like(x)
+        run = torch.compile(layer) if compiled else layer
 
         def step():
-            out = layer(x, position_embeddings=embeddings, attention_mask=None, position_ids=positions)
+            out = run(x, position_embeddings=embeddings, attention_mask=None, position_ids=positions)
             out = out[0] if isinstance(out, tuple) else out
             out.backward(grad)
 
@@ -127,8 +132,8 @@ def layer_profile_records():
                 step()
             torch.cuda.synchronize()
         by_kind, kernels = kernel_split(prof, 5)
-        yield {"kind": "layer", "model": "llama2-7b", "tokens": tokens, "step_s": wall, "kernel_seconds_by_kind": by_kind,
-               "kernels": kernels}
+        yield {"kind": "layer", "model": "llama2-7b", "compiled": compiled, "tokens": tokens, "step_s": wall,
+               "kernel_seconds_by_kind": by_kind, "kernels": kernels}
 
 
 def kernel_split(prof, steps):
@@ -144,12 +149,12 @@ def kernel_split(prof, steps):
     return by_kind, dict(sorted(kernels.items(), key=lambda kv: -kv[1])[:40])
 
 
-def model_profile_records():
+def model_profile_records(precision="amp"):
     from torch.profiler import ProfilerActivity, profile
 
     train_steps.configure_backends()  # as the measured steps ran
     for key, (record, build) in train_steps.cases().items():
-        if key.startswith("llama") or key.endswith("tf32") or "-s128" in key:
+        if key.startswith("llama") or not key.endswith(precision) or "-s128" in key:
             continue
         step = build()
         wall = cuda_seconds(step, repeats=5, warmup=5)
@@ -170,7 +175,8 @@ def main():
     parser.add_argument("--groups", default="gemm,attention,memory,layer,model")
     args = parser.parse_args()
     groups = {"gemm": gemm_records, "attention": attention_records, "memory": memory_records,
-              "layer": layer_profile_records, "model": model_profile_records}
+              "layer": layer_profile_records, "layer_compiled": lambda: layer_profile_records(compiled=True),
+              "model": model_profile_records, "model_tf32": lambda: model_profile_records("tf32")}
     with open(args.out, "w") as out:
         out.write(json.dumps({"environment": {"gpu": torch.cuda.get_device_name(), "torch": torch.__version__,
                                               "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}}) + "\n")
