@@ -105,27 +105,34 @@ def classify(kernel_name):
     return "memory"
 
 
-def layer_profile_records(compiled=False):
+def llama_layer_step(tokens, compiled=False):
+    """One Llama 2 7B decoder layer's forward + backward at `tokens` (bf16, SDPA), eager or torch.compile'd."""
     import transformers
+
+    config = transformers.LlamaConfig(vocab_size=32000, hidden_size=4096, intermediate_size=11008,
+                                      num_hidden_layers=1, num_attention_heads=32, num_key_value_heads=32,
+                                      max_position_embeddings=tokens, attn_implementation="sdpa")
+    layer = transformers.models.llama.modeling_llama.LlamaDecoderLayer(config, 0).to("cuda", torch.bfloat16)
+    rotary = transformers.models.llama.modeling_llama.LlamaRotaryEmbedding(config).to("cuda")
+    x = torch.randn(1, tokens, 4096, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+    positions = torch.arange(tokens, device="cuda").unsqueeze(0)
+    embeddings = rotary(x, positions)
+    grad = torch.randn_like(x)
+    run = torch.compile(layer) if compiled else layer
+
+    def step():
+        out = run(x, position_embeddings=embeddings, attention_mask=None, position_ids=positions)
+        out = out[0] if isinstance(out, tuple) else out
+        out.backward(grad)
+
+    return step
+
+
+def layer_profile_records(compiled=False):
     from torch.profiler import ProfilerActivity, profile
 
     for tokens in (4096, 8192):
-        config = transformers.LlamaConfig(vocab_size=32000, hidden_size=4096, intermediate_size=11008,
-                                          num_hidden_layers=1, num_attention_heads=32, num_key_value_heads=32,
-                                          max_position_embeddings=tokens, attn_implementation="sdpa")
-        layer = transformers.models.llama.modeling_llama.LlamaDecoderLayer(config, 0).to("cuda", torch.bfloat16)
-        rotary = transformers.models.llama.modeling_llama.LlamaRotaryEmbedding(config).to("cuda")
-        x = torch.randn(1, tokens, 4096, device="cuda", dtype=torch.bfloat16, requires_grad=True)
-        positions = torch.arange(tokens, device="cuda").unsqueeze(0)
-        embeddings = rotary(x, positions)
-        grad = torch.randn_like(x)
-        run = torch.compile(layer) if compiled else layer
-
-        def step():
-            out = run(x, position_embeddings=embeddings, attention_mask=None, position_ids=positions)
-            out = out[0] if isinstance(out, tuple) else out
-            out.backward(grad)
-
+        step = llama_layer_step(tokens, compiled)
         wall = cuda_seconds(step)
         with profile(activities=[ProfilerActivity.CUDA]) as prof:
             for _ in range(5):
