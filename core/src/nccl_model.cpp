@@ -44,12 +44,13 @@ const NcclProtocolCosts& NcclParameters::costs(NcclProtocol protocol) const {
 NcclParameters nccl_defaults() {
     NcclParameters parameters;
     // baseLatencies and hwLatencies (NVLINK, PCI, NET) of ncclTunerConstantsDefaults, in µs.
-    // LL: 8-byte lines of 4 payload bytes and 4 flag bytes; its buffer is 8 lines x 512 threads x 8 steps.
+    // LL: 16-byte lines of 8 payload and 8 flag bytes; its buffer is 8 lines x 512 threads x 8 steps.
     parameters.protocols[0] = {6.6 * kUs, 6.8 * kUs, {0.6 * kUs, 1.0 * kUs, 2.7 * kUs}, {0.6 * kUs, 1.0 * kUs, 5.0 * kUs},
                                0.5, 1 / 3.8, 8.0 * 512 * 16 / 2};
-    // LL128: 128-byte lines of 120 payload bytes (the model's 0.92); buffer 120 x 640 threads x 8 steps x 8 B.
+    // LL128: 128-byte lines of 120 payload bytes (the model's 0.92); a step is 120 x 640 threads x 8 B of lines, of
+    // which the 15 data words of each 16-word line are payload (enqueue.cc: chunkSize / LINEELEMS * DATAELEMS).
     parameters.protocols[1] = {14.0 * kUs, 14.0 * kUs, {1.9 * kUs, 2.5 * kUs, 4.0 * kUs}, {1.25 * kUs, 1.9 * kUs, 8.5 * kUs},
-                               0.92, 120.0 / 128, 120.0 * 640 * 8};
+                               0.92, 120.0 / 128, 120.0 * 640 * 8 * 15 / 16};
     // Simple: 4 MiB per channel and peer over 8 steps.
     parameters.protocols[2] = {8.4 * kUs, 8.4 * kUs, {3.4 * kUs, 5.7 * kUs, 14.0 * kUs}, {4.0 * kUs, 4.0 * kUs, 14.0 * kUs},
                                1.0, 0.92, 4.0 * 1024 * 1024 / 8};

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "dtsim/collective_trees.hpp"
+#include "dtsim/nccl_tree_pipeline.hpp"
 
 namespace dtsim::sim {
 namespace sg4 = simgrid::s4u;
@@ -228,6 +229,12 @@ Plan plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGr
                 for (int t = 0; t < 2; ++t) flows.tree(c, t, wire);
             // A node's chain sends its half up and down in both trees; so does an interior node's NIC.
             plan.bottleneck_s = 2 * bytes / fraction * (across ? std::max(1 / intra, 1 / inter) : 1 / intra);
+            // A channel's first chunk crosses each hop beside its other tree and the channels entering the node at
+            // the same GPU (those on its rail); the channels on other rails start at other GPUs, on other links.
+            const int rails = static_cast<int>(rails_of(ctx.scenario.cluster, shape.nodes.front()).size());
+            const double sharing = 2.0 * ((channels + rails - 1) / rails);
+            plan.fill_s = nccl_tree_fill_s(parameters, call, choice.protocol, 2 * channels, spec.chunk_bytes, fraction * intra / sharing,
+                                           fraction * inter / rails / sharing);
             break;
         }
         case NcclAlgorithm::nvls: {

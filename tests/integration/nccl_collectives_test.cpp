@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -96,6 +97,35 @@ TEST_CASE("nccl: the pipelined ring across nodes approaches the slower phase's t
         previous = simulated;
     }
     CHECK(relative_error(previous, slower_phase) <= 1e-4);
+}
+
+TEST_CASE("nccl: a tree's first chunk crosses the tree up and down before the steady state", "[integration][nccl]") {
+    const auto fidelity = GENERATE(std::string("flow"), std::string("step"));
+    CAPTURE(fidelity);
+    // 2 nodes x 8 GPUs, a channel per NIC, each channel both trees with half its bytes (16 trees), Simple. The
+    // flows and NCCL's latency do not depend on the chunk; the first chunk's passage does. It shares each hop
+    // with its channel's other tree only: NVLink at 0.92 x 100 / 2 GB/s of payload, its rail's NIC at
+    // 0.92 x 50 / 2. It crosses 14 NVLink hops and 2 network hops, one of which (the slowest, the NIC's) is the
+    // steady state's own: chunk x (14 / intra + 1 / net).
+    Cluster cluster{2, 8, 8, 100e9, 50e9, 0};
+    const double intra = 0.92 * cluster.intra_bytes_per_second / 2, net = 0.92 * cluster.nic_bytes_per_second / 2;
+    auto passage = [&](double chunk) { return chunk * (14 / intra + 1 / net); };
+    auto tree = [&](double bytes, std::optional<double> chunk) {
+        std::ostringstream nccl;
+        nccl << "{algorithm: tree, protocol: simple";
+        if (chunk) nccl << ", chunk: " << *chunk;
+        nccl << "}";
+        return allreduce_time(cluster, bytes, nccl.str(), fidelity);
+    };
+    // Differences between collectives of about 20 ms, checked to 0.1 % (tens of nanoseconds, above SimGrid's precision).
+    const double bytes = 1e9, smallest = 8.0 * 1024;
+    const double base = tree(bytes, smallest);
+    const double large = 4.0 * 1024 * 1024;
+    CHECK(relative_error(tree(bytes, large) - base, passage(large) - passage(smallest)) <= 1e-3);
+    // Simple's chunk is its step; a chunk never exceeds one tree's bytes (1 MB / 16).
+    CHECK(relative_error(tree(bytes, std::nullopt) - base, passage(kSimpleStep) - passage(smallest)) <= 1e-3);
+    const double small = 1e6;
+    CHECK(relative_error(tree(small, std::nullopt) - tree(small, smallest), passage(small / 16) - passage(smallest)) <= 1e-3);
 }
 
 TEST_CASE("nccl: an NVLS all-reduce moves S per GPU where the ring moves 2(n-1)/n S", "[integration][nccl]") {

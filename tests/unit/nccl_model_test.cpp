@@ -1,9 +1,11 @@
-// NCCL's choice of algorithm and protocol (core/src/nccl_model.cpp) and the scenario keys that force it.
+// NCCL's choice of algorithm and protocol (core/src/nccl_model.cpp), the scenario keys that force it, and a tree's
+// chunk (core/src/nccl_tree_pipeline.cpp).
 #include <catch2/catch.hpp>
 
 #include <string>
 
 #include "dtsim/nccl_model.hpp"
+#include "dtsim/nccl_tree_pipeline.hpp"
 #include "dtsim/scenario.hpp"
 #include "test_support.hpp"
 
@@ -133,6 +135,29 @@ TEST_CASE("nccl: scenario keys are read and bad values named", "[unit][nccl]") {
     CHECK_THAT(error_of("{kind: allreduce, algorithm: nccl, nccl: {algorithm: nvls, nvls: false}}"),
                Catch::Contains("s.yaml:5") && Catch::Contains("nvls: false"));
     CHECK_THAT(error_of("{kind: allreduce, algorithm: nccl, nccl: {nvls: maybe}}"), Catch::Contains("nvls"));
+}
+
+TEST_CASE("nccl: a tree's chunk is NCCL's, LL128's halved while each tree would hold too few", "[unit][nccl]") {
+    // 8 nodes x 8 GPUs, 16 trees at once. LL128's step carries 614400 B of lines, 576000 of payload; NCCL halves it
+    // while a tree holds fewer than (1 + log2 8 + 0.8) x 64 / 8 = 38.4 whole chunks (down to 131072 B), then fewer
+    // than 9.6 (down to 32768 B), counting whole chunks as its integer division does.
+    NcclCall call;
+    call.ranks = 64;
+    call.nodes = 8;
+    call.ranks_per_node = 8;
+    auto chunk = [&](double bytes, NcclProtocol protocol) {
+        call.bytes = bytes;
+        return nccl_tree_chunk_bytes(nccl_defaults(), call, protocol, 16, std::nullopt);
+    };
+    const double MiB = 1024.0 * 1024;
+    CHECK(chunk(8192 * MiB, NcclProtocol::ll128) == 576000);  // 932 chunks per tree
+    CHECK(chunk(128 * MiB, NcclProtocol::ll128) == 144000);   // 14, 29, then 58 chunks per tree
+    CHECK(chunk(16 * MiB, NcclProtocol::ll128) == 72000);     // 1, 3, 7, then 14 (at most 131072 B, >= 9.6)
+    CHECK(chunk(1 * MiB, NcclProtocol::ll128) == 18000);      // 72000, then 0 and 1 chunks: halved twice more
+    CHECK(chunk(1 * MiB, NcclProtocol::simple) == 65536);     // Simple's 512 KiB step, at most a tree's 1 MiB / 16
+    CHECK(chunk(16 * MiB, NcclProtocol::simple) == 512 * 1024);
+    call.bytes = 16 * MiB;
+    CHECK(nccl_tree_chunk_bytes(nccl_defaults(), call, NcclProtocol::ll128, 16, 8192.0) == 8192);  // nccl.chunk
 }
 
 }  // namespace nccl_model_test
