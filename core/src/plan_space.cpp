@@ -50,15 +50,15 @@ std::vector<std::pair<PipelineSchedule, int>> schedules(int stages, int layers, 
     return out;
 }
 
-struct Sharding {
+struct ShardingChoice {
     int zero_stage = 0;
     std::optional<FsdpSharding> fsdp;
 };
 
 // The shardings of a layout whose data group (context included) has `data_ranks` ranks and whose tensor
 // groups have `tensor` GPUs of a node's `gpus_per_node`: ZeRO's stages, then FSDP's (see plan_space).
-std::vector<Sharding> shardings(int data_ranks, int tensor, int gpus_per_node, const Restrictions& r) {
-    std::vector<Sharding> out;
+std::vector<ShardingChoice> shardings(int data_ranks, int tensor, int gpus_per_node, const Restrictions& r) {
+    std::vector<ShardingChoice> out;
     if (!r.restricts(PlanKey::fsdp) || r.allows(PlanKey::fsdp, std::string(kNoFsdp)))
         for (int zero = 0; zero <= 3; ++zero)
             if (r.allows(PlanKey::zero, zero)) out.push_back({zero, std::nullopt});
