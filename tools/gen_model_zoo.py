@@ -22,6 +22,11 @@ in the reverse order). Per layer:
   activations  number of elements of the layer's output tensor for one sample.
   input        (convolutions and linear layers of CNNs) elements of the tensor
                the layer reads, for one sample.
+  channels     (the same) output channels: the columns of the layer's product
+               as an implicit GEMM, whose rows are activations / channels per
+               sample and whose depth is flops / (2 * activations).
+  window       (the same) kernel positions (kh * kw; 1 for a linear layer):
+               the input gradient sums over channels * window outputs.
   epilogue     (the same) the element-wise kernels that run on the layer's
                output before the next layer reads it, in order: batchnorm
                (training-mode BatchNorm), relu, add (a residual sum). The
@@ -56,7 +61,8 @@ TOLERANCE = 0.01  # allowed relative error of computed vs published parameters
 
 OUTPUT_DIR = Path(__file__).resolve().parent.parent / "data" / "models"
 
-Layer = namedtuple("Layer", "name params flops activations input epilogue", defaults=(None, ()))
+Layer = namedtuple("Layer", "name params flops activations input channels window epilogue",
+                   defaults=(None, None, None, ()))
 Model = namedtuple(
     "Model", "name description source sample published layers reference_flops transformer",
     defaults=(None,))
@@ -105,11 +111,11 @@ class ConvNet:
         if epilogue is None:
             epilogue = ("batchnorm", "relu") if batch_norm else ("relu",)
         self.layers.append(Layer(name, params, 2 * weights * h * w, c_out * h * w,
-                                 c_in * size[0] * size[1], epilogue))
+                                 c_in * size[0] * size[1], c_out, kh * kw, epilogue))
         return (h, w)
 
     def linear(self, name, n_in, n_out, epilogue=()):
-        self.layers.append(Layer(name, n_in * n_out + n_out, 2 * n_in * n_out, n_out, n_in, epilogue))
+        self.layers.append(Layer(name, n_in * n_out + n_out, 2 * n_in * n_out, n_out, n_in, n_out, 1, epilogue))
 
 
 def resnet(name, blocks_per_stage, published, reference_gmacs):
@@ -584,7 +590,8 @@ def to_yaml(model):
         name = plain(layer.name, _LAYER_NAME)
         kernels = ""
         if layer.input is not None:
-            kernels = f", input: {layer.input}, epilogue: [{', '.join(layer.epilogue)}]"
+            kernels = (f", input: {layer.input}, channels: {layer.channels}, window: {layer.window}, "
+                       f"epilogue: [{', '.join(layer.epilogue)}]")
         lines.append(f"  - {{name: {name}, params: {layer.params}, "
                      f"flops: {layer.flops}, activations: {layer.activations}{kernels}}}")
     return "\n".join(lines) + "\n"

@@ -28,10 +28,13 @@ ElementWise traffic(Epilogue kernel) {
 
 }  // namespace
 
-std::vector<Kernel> convolution_kernels(double flops, double params, double input, double output,
+std::vector<Kernel> convolution_kernels(double flops, double params, double input, double output, ConvolutionShape shape,
                                         const std::vector<Epilogue>& epilogue) {
     // The product's backward is two of the same size: the input gradient and the weight gradient.
-    std::vector<Kernel> kernels{Kernel{KernelKind::gemm, flops, input + output, params, 2, true}};
+    Kernel product{KernelKind::gemm, flops, input + output, params, 2, true};
+    product.shape = GemmShape{output / shape.channels, shape.channels, flops / (2 * output)};
+    product.window = shape.window;
+    std::vector<Kernel> kernels{product};
     for (const auto kernel : epilogue) {
         const auto pass = traffic(kernel);
         kernels.push_back(Kernel{KernelKind::memory, 0, pass.elements * output, 0, pass.backward_factor, true});

@@ -28,7 +28,8 @@ double kernel_backward_s(const Kernel& kernel, double batch, double element_byte
     if (kernel.kind != KernelKind::gemm || kernel.shape.rows <= 0)
         return kernel.backward_factor * kernel_forward_s(kernel, batch, element_bytes, rates);
     const auto forward = batched(kernel.shape, batch);
-    return product_s(kernel, batch, element_bytes, rates, GemmShape{forward.rows, forward.depth, forward.columns}) +
+    const GemmShape input_gradient{forward.rows, forward.depth / kernel.window, forward.columns * kernel.window};
+    return product_s(kernel, batch, element_bytes, rates, input_gradient) +
            product_s(kernel, batch, element_bytes, rates, GemmShape{forward.depth, forward.columns, forward.rows});
 }
 

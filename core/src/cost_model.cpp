@@ -46,10 +46,12 @@ double preset_peak(const GpuPreset& gpu, Precision precision) {
 
 // Attention's core runs at the GEMM rate in use (the profile's, the model's or the preset's) times the
 // preset's measured attention ÷ GEMM efficiency: nothing calibrates attention itself. That rate is the
-// large GEMM's; a GEMM of another shape runs at it times its shape factor on the preset's SMs.
-ComputeCosts with_gpu_rates(ComputeCosts costs, const GpuPreset& gpu) {
+// large GEMM's; a GEMM of another shape runs at it times its shape factor on the preset's SMs. The shape
+// model's tiles and fixed depth are Tensor-Core kernels' (docs/hardware-sources.md §7): fp32 without TF32
+// runs on the CUDA cores, in other tiles, and keeps the large GEMM's rate for every shape.
+ComputeCosts with_gpu_rates(ComputeCosts costs, const GpuPreset& gpu, Precision precision) {
     costs.attention_flops_per_second = costs.flops_per_second * gpu.attention_efficiency / gpu.gemm_efficiency;
-    costs.streaming_multiprocessors = gpu.streaming_multiprocessors;
+    costs.streaming_multiprocessors = precision == Precision::fp32 ? 0 : gpu.streaming_multiprocessors;
     return costs;
 }
 
@@ -70,12 +72,13 @@ ComputeCosts zoo_rates(const Scenario& scenario, const Profile* profile) {
                                                         std::string(to_string(model.precision)) + " GEMM fit (it has: " +
                                                         measured + "); choose one of those precisions");
         }
-        return with_gpu_rates(ComputeCosts{gemm->flops_per_second, compute.memory_bytes_per_second, gemm->fixed_s, {}, {}}, gpu);
+        return with_gpu_rates(ComputeCosts{gemm->flops_per_second, compute.memory_bytes_per_second, gemm->fixed_s, {}, {}}, gpu,
+                              model.precision);
     }
     const double efficiency = model.gemm_efficiency.value_or(gpu.gemm_efficiency);
     return with_gpu_rates(ComputeCosts{preset_peak(gpu, model.precision) * efficiency,
                                             gpu.memory_bytes_per_second * gpu.memory_efficiency, kKernelLaunchOverheadS, {}, {}},
-                               gpu);
+                               gpu, model.precision);
 }
 
 // A direct model's times are given; the work the simulator adds (compression) runs at the profile's rates,
@@ -99,7 +102,7 @@ ComputeCosts direct_rates(const Scenario& scenario, const Profile* profile) {
         }
         rates.memory_bytes_per_second = compute.memory_bytes_per_second;
     }
-    return with_gpu_rates(rates, gpu);
+    return with_gpu_rates(rates, gpu, precision);
 }
 
 std::vector<LayerWork> model_layers(const ModelSpec& model, const ComputeCosts& rates) {

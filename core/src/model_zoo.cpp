@@ -1,6 +1,7 @@
 #include "dtsim/model_zoo.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -38,14 +39,26 @@ TransformerConfig read_transformer(const ConfigNode& node) {
     return c;
 }
 
-// A CNN layer written with its input and epilogue runs as kernels (convolution_kernels); both keys or neither.
+constexpr const char* kCnnKernelKeys[] = {"input", "channels", "window", "epilogue"};
+
+// A CNN layer written with its input, shape and epilogue runs as kernels (convolution_kernels); all or none.
 std::vector<Kernel> read_cnn_kernels(const ConfigNode& node, const ZooLayer& layer) {
-    for (const auto* key : {"input", "epilogue"})
-        if (!node.has(key)) node.fail(key, "expected with the other of 'input' and 'epilogue' (a CNN layer's kernels)");
+    for (const auto* key : kCnnKernelKeys)
+        if (!node.has(key))
+            node.fail(key, "expected with 'input', 'channels', 'window' and 'epilogue' (a CNN layer's kernels)");
     std::vector<Epilogue> epilogue;
     for (const auto& item : node.child("epilogue").sequence()) epilogue.push_back(item.choice("", kEpilogueNames));
+    const ConvolutionShape shape{node.number("channels", 1, std::max(1.0, layer.activations_per_sample)),
+                                 node.number("window", 1, 1e6)};
+    // The depth (input channels × window) is the FLOPs per output element over 2; a window longer than it
+    // leaves no input channel.
+    if (const double depth = layer.forward_flops_per_sample / (2 * layer.activations_per_sample); shape.window > depth) {
+        char bound[32];
+        std::snprintf(bound, sizeof bound, "%g", depth);
+        node.fail("window", std::string("expected at most the product's depth, flops / (2 × activations) = ") + bound);
+    }
     return convolution_kernels(layer.forward_flops_per_sample, layer.params, node.number("input", 0, 1e15),
-                               layer.activations_per_sample, epilogue);
+                               layer.activations_per_sample, shape, epilogue);
 }
 
 ZooModel read_zoo_file(const std::filesystem::path& path) {
@@ -59,10 +72,11 @@ ZooModel read_zoo_file(const std::filesystem::path& path) {
     model.sample = doc.text("sample");
     model.published_parameters = doc.number("published_parameters", 1, 1e15);
     for (const auto& node : doc.child("layers").sequence()) {
-        node.require_map_with_keys({"name", "params", "flops", "activations", "input", "epilogue"});
+        node.require_map_with_keys({"name", "params", "flops", "activations", "input", "channels", "window", "epilogue"});
         ZooLayer layer{node.text("name"), node.number("params", 0, 1e13), node.number("flops", 0, 1e18),
                        node.number("activations", 0, 1e15)};
-        if (node.has("input") || node.has("epilogue")) layer.kernels = read_cnn_kernels(node, layer);
+        if (std::any_of(std::begin(kCnnKernelKeys), std::end(kCnnKernelKeys), [&](const char* key) { return node.has(key); }))
+            layer.kernels = read_cnn_kernels(node, layer);
         model.layers.push_back(std::move(layer));
     }
     if (model.layers.empty()) doc.fail("layers", "expected at least one layer");

@@ -1,12 +1,14 @@
 // A CNN layer's kernels against closed forms: the product carries all the layer's FLOPs, its input, output
-// and weights; each epilogue kernel moves its fixed multiple of the output; the layer's time is bounded
-// below by the rooflines of its work and per sample falls with the batch; a bad zoo entry names its key.
+// and weights, as an implicit GEMM of its channels and window; each epilogue kernel moves its fixed multiple
+// of the output; the layer's time is bounded below by the rooflines of its work and per sample falls with
+// the batch; a bad zoo entry names its key.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
 #include <fstream>
 
 #include "dtsim/compute_model.hpp"
+#include "dtsim/gemm_shape.hpp"
 #include "dtsim/input_error.hpp"
 #include "dtsim/model_zoo.hpp"
 #include "test_support.hpp"
@@ -42,7 +44,8 @@ std::string zoo_file(const test::TempDir& dir, const std::string& layer) {
 TEST_CASE("a CNN layer's product has its FLOPs, input, output and weights; epilogues move multiples of the output",
           "[unit][zoo][kernels]") {
     const double flops = 1e9, params = 1e5, input = 2e5, output = 4e5;
-    const auto kernels = convolution_kernels(flops, params, input, output, {Epilogue::batchnorm, Epilogue::add, Epilogue::relu});
+    const auto kernels =
+        convolution_kernels(flops, params, input, output, {100, 9}, {Epilogue::batchnorm, Epilogue::add, Epilogue::relu});
     REQUIRE(kernels.size() == 4);
     CHECK(kernels[0].kind == KernelKind::gemm);
     CHECK(kernels[0].flops == flops);
@@ -54,7 +57,26 @@ TEST_CASE("a CNN layer's product has its FLOPs, input, output and weights; epilo
     CHECK(sum_of(kernels, &Kernel::elements) - kernels[0].elements == Approx(8 * output));
     CHECK(backward_elements(kernels) == Approx(11 * output));
     CHECK(sum_of(kernels, &Kernel::flops) == flops);
-    CHECK(convolution_kernels(flops, params, input, output, {}).size() == 1);
+    CHECK(convolution_kernels(flops, params, input, output, {100, 9}, {}).size() == 1);
+}
+
+TEST_CASE("a convolution is an implicit GEMM: output positions × channels over input channels × window",
+          "[unit][zoo][kernels][gemm]") {
+    // A 3 × 3 convolution of 64 to 128 channels on a 56 × 56 output: rows 3136 per sample, depth 576.
+    const double rows = 56 * 56, channels = 128, window = 9, depth = 64 * window;
+    const double flops = 2 * rows * channels * depth;
+    const auto product = convolution_kernels(flops, channels * depth, 64 * rows, channels * rows, {channels, window}, {})[0];
+    CHECK(product.shape.rows == rows);
+    CHECK(product.shape.columns == channels);
+    CHECK(product.shape.depth == depth);
+    // Backward: the input gradient convolves back over the window (rows × 64 over 128 · 9), the weight
+    // gradient is depth × channels over the batch's rows; each at its shape's rate, memory free.
+    const ComputeRates rates{100e12, 1e30, 0, 100e12, 132};
+    const double batch = 32;
+    const auto at = [&](GemmShape shape) { return batch * flops / (100e12 * gemm_shape_factor(shape, 132)); };
+    CHECK(kernel_forward_s(product, batch, 2, rates) == Approx(at({batch * rows, channels, depth})).epsilon(1e-12));
+    CHECK(kernel_backward_s(product, batch, 2, rates) ==
+          Approx(at({batch * rows, 64, channels * window}) + at({depth, channels, batch * rows})).epsilon(1e-12));
 }
 
 TEST_CASE("every CNN zoo layer runs as kernels that carry its FLOPs and weights", "[unit][zoo][kernels]") {
@@ -100,12 +122,21 @@ TEST_CASE("a CNN's time is at least its FLOPs at the GEMM rate and its traffic a
 
 TEST_CASE("a zoo layer's kernels need both input and epilogue, epilogues from the vocabulary", "[unit][zoo][kernels]") {
     test::TempDir dir;
-    const auto missing = zoo_file(dir, "{name: c, params: 10, flops: 100, activations: 4, input: 4}");
+    const auto missing = zoo_file(dir, "{name: c, params: 10, flops: 100, activations: 4, input: 4, channels: 2, window: 1}");
     CHECK_THROWS_WITH(load_model(missing, "", "test"), Catch::Contains("cnn.yaml:") && Catch::Contains("'layers[0].epilogue'"));
-    const auto unknown = zoo_file(dir, "{name: c, params: 10, flops: 100, activations: 4, input: 4, epilogue: [gelu]}");
+    const auto no_window = zoo_file(dir, "{name: c, params: 10, flops: 100, activations: 4, input: 4, channels: 2, epilogue: []}");
+    CHECK_THROWS_WITH(load_model(no_window, "", "test"), Catch::Contains("'layers[0].window'"));
+    const auto unknown =
+        zoo_file(dir, "{name: c, params: 10, flops: 100, activations: 4, input: 4, channels: 2, window: 1, epilogue: [gelu]}");
     CHECK_THROWS_WITH(load_model(unknown, "", "test"), Catch::Contains("batchnorm | relu | add") && Catch::Contains("'gelu'"));
-    const auto scalar = zoo_file(dir, "{name: c, params: 10, flops: 100, activations: 4, input: 4, epilogue: relu}");
+    const auto scalar =
+        zoo_file(dir, "{name: c, params: 10, flops: 100, activations: 4, input: 4, channels: 2, window: 1, epilogue: relu}");
     CHECK_THROWS_WITH(load_model(scalar, "", "test"), Catch::Contains("expected a list"));
+    // 100 FLOPs over 4 outputs is a depth of 12.5: a window of 16 positions leaves no input channel.
+    const auto wide = zoo_file(dir, "{name: c, params: 10, flops: 100, activations: 4, input: 4, channels: 2, window: 16, epilogue: []}");
+    CHECK_THROWS_WITH(load_model(wide, "", "test"), Catch::Contains("'layers[0].window'") && Catch::Contains("12.5"));
+    const auto many = zoo_file(dir, "{name: c, params: 10, flops: 100, activations: 4, input: 4, channels: 8, window: 1, epilogue: []}");
+    CHECK_THROWS_WITH(load_model(many, "", "test"), Catch::Contains("'layers[0].channels'"));
     const auto plain = zoo_file(dir, "{name: c, params: 10, flops: 100, activations: 4}");
     CHECK(load_model(plain, "", "test").layers[0].kernels.empty());
 }

@@ -79,6 +79,9 @@ TEST_CASE("tf32 trains fp32 tensors at the preset's TF32 peak; a GPU without one
     CHECK(tf32.compute().attention_flops_per_second ==
           Approx(gpu.peak_flops_per_second.at(Precision::tf32) * gpu.attention_efficiency));
     CHECK(tf32.gradient_bytes() == fp32.gradient_bytes());  // 4 bytes per element, as fp32
+    // TF32 runs on the Tensor Cores, in the shape model's tiles; fp32 on the CUDA cores, every shape at the rate.
+    CHECK(tf32.compute().streaming_multiprocessors == gpu.streaming_multiprocessors);
+    CHECK(fp32.compute().streaming_multiprocessors == 0);
     CHECK(tf32.forward_s() < fp32.forward_s());
     CHECK_THROWS_WITH(load_scenario_text(zoo("v100-sxm2", "tf32"), "v100.yaml"),
                       Catch::Contains("key 'model.precision'") && Catch::Contains("no tf32 peak"));

@@ -61,11 +61,26 @@ TEST_CASE("one tile more than a full wave costs a second wave", "[unit][gemm]") 
 }
 
 TEST_CASE("a dimension shorter than a tile runs in a tile cut to it, in steps of 16", "[unit][gemm]") {
-    // One output column over 2048 rows on 132 SMs: 2048/128 = 16 tiles of 128 × 16 (the better orientation
-    // than 8 of 256 × 16), one wave: 2048 useful outputs of 132 · 128 · 16 slots.
-    const double use = 2048.0 / (132 * 128 * 16);
+    // One output column over 2048 rows on 132 SMs: 2048/128 = 16 tiles of 128 × 16, split in ⌊132/16⌋ = 8
+    // slices of depth 1024 (the better orientation than 8 tiles of 256 × 16 in 16 slices of 512): 8 · 2048
+    // useful outputs of 132 · 128 · 16 slots, each slice paying the fixed depth once.
+    const double use = 8 * 2048.0 / (132 * 128 * 16) * 1024 / (1024 + kGemmTileFixedDepth);
+    CHECK(gemm_tile_utilisation(GemmShape{2048, 1, 8192}, 132) == Approx(use).epsilon(1e-12));
     CHECK(gemm_shape_factor(GemmShape{2048, 1, 8192}, 132) ==
-          Approx(use / (gemm_tile_utilisation(kReferenceGemm, 132) / kReferenceDepthUse)).epsilon(1e-12));
+          Approx(use / gemm_tile_utilisation(kReferenceGemm, 132)).epsilon(1e-12));
+}
+
+TEST_CASE("fewer tiles than SMs split the depth over the idle SMs", "[unit][gemm]") {
+    // A weight gradient of 256 × 256 outputs over 2^20 rows on 108 SMs: 2 tiles of 256 × 128, 54 slices each,
+    // one full wave, each slice over 2^20 / 54 of the depth.
+    const double depth = 1 << 20, slice = depth / 54;
+    CHECK(gemm_tile_utilisation(GemmShape{256, 256, depth}, 108) == Approx(slice / (slice + kGemmTileFixedDepth)).epsilon(1e-12));
+    // As many tiles as SMs or more: no split, whatever the depth.
+    CHECK(gemm_tile_utilisation(GemmShape{256 * 12, 128 * 9, depth}, 108) ==
+          Approx(depth / (depth + kGemmTileFixedDepth)).epsilon(1e-12));
+    // A split never loses against running the few tiles alone: 3 tiles → 36 slices.
+    const double alone = 3.0 / 108 * depth / (depth + kGemmTileFixedDepth);
+    CHECK(gemm_tile_utilisation(GemmShape{768, 128, depth}, 108) > 30 * alone);
 }
 
 TEST_CASE("a shaped GEMM's backward runs the input- and weight-gradient products at their own shapes", "[unit][gemm]") {

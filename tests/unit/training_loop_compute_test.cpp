@@ -42,11 +42,13 @@ TEST_CASE("a preset's layer time is the GEMM curve with the launch overhead as i
         CHECK(layers[0].forward_s == Approx(expected).epsilon(1e-12));
         CHECK(layers[0].backward_s == Approx(2 * expected).epsilon(1e-12));
     }
-    // The scenario loader uses exactly these rates for a preset: peak × GEMM efficiency, and 5 µs.
+    // The scenario loader uses exactly these rates for a preset: peak × GEMM efficiency, 5 µs, and its SMs for
+    // the convolutions' shapes.
     const auto scenario = zoo_scenario("resnet50", 16, ", precision: bf16");
     const auto gpu = load_gpu_preset("h100-sxm", "test");
-    const ComputeRates preset{gpu.peak_for(Precision::bf16, "test") * gpu.gemm_efficiency,
-                              gpu.memory_bytes_per_second * gpu.memory_efficiency, 5e-6};
+    const double gemm = gpu.peak_for(Precision::bf16, "test") * gpu.gemm_efficiency;
+    const ComputeRates preset{gemm, gpu.memory_bytes_per_second * gpu.memory_efficiency, 5e-6,
+                              gemm * gpu.attention_efficiency / gpu.gemm_efficiency, gpu.streaming_multiprocessors};
     const auto expected = layer_times(load_zoo_model("resnet50", "test"), 16, Precision::bf16, preset);
     const CostModel costs(scenario);
     const auto& layers = costs.layers();

@@ -26,7 +26,9 @@ inline constexpr GemmShape kReferenceGemm{8192, 8192, 8192};
 /// The fraction of the SMs' time that computes useful outputs: rows·columns over the tile slots of every
 /// wave (waves = ⌈tiles / SMs⌉, each tile a full 256 × 128 whatever of it lies outside C; the tile
 /// orientation that wastes less), times depth / (depth + kGemmTileFixedDepth). Tile, wave and depth
-/// quantization together.
+/// quantization together. A GEMM of fewer tiles than SMs splits its depth in k = ⌊SMs / tiles⌋ slices
+/// (split-K, as cuBLAS and cuDNN's weight-gradient kernels do): k·tiles slots of one wave, each slice over
+/// depth / k.
 double gemm_tile_utilisation(const GemmShape& shape, int streaming_multiprocessors);
 
 /// The shape's rate relative to the reference GEMM's on the same GPU: utilisation(shape) ÷ utilisation(8192³).

@@ -37,6 +37,9 @@ struct Kernel {
     GemmShape shape = {};
     bool tensor_splits_depth = false;  // tensor parallelism splits the depth (row-parallel: attention's output
                                        // and the MLP's down projection), else the columns (column-parallel)
+    // A convolution's kernel positions (R·S) as an implicit GEMM: its depth is input channels × window, and its
+    // input gradient (a convolution back over the window) is rows × depth/window over columns × window; 1: a GEMM.
+    double window = 1;
 };
 
 /// An element-wise kernel that runs on a CNN layer's output before the next layer reads it
@@ -102,10 +105,18 @@ struct ZooModel {
 /// tools/gen_model_zoo.py, with each block's kernels for the given attention (transformer_layers.cpp).
 std::vector<ZooLayer> transformer_layers(const TransformerConfig& config, int sequence_length, Attention attention);
 
+/// A CNN layer's product as an implicit GEMM: `channels` output channels (its columns), a window of `window`
+/// kernel positions (1 for a linear layer); rows per sample and depth follow from its FLOPs and output.
+struct ConvolutionShape {
+    double channels = 0;
+    double window = 1;
+};
+
 /// A convolution or linear layer of a CNN as kernels: its product (a GEMM of `flops` per sample that reads
-/// `input` and writes `output` elements per sample and its `params` weights once per pass), then each
-/// epilogue kernel over the output as memory traffic (cnn_kernels.cpp; docs/architecture.md, "Compute").
-std::vector<Kernel> convolution_kernels(double flops, double params, double input, double output,
+/// `input` and writes `output` elements per sample and its `params` weights once per pass, of rows output /
+/// channels per sample, depth flops / (2·output)), then each epilogue kernel over the output as memory traffic
+/// (cnn_kernels.cpp; docs/architecture.md, "Compute").
+std::vector<Kernel> convolution_kernels(double flops, double params, double input, double output, ConvolutionShape shape,
                                         const std::vector<Epilogue>& epilogue);
 
 /// Loads data/models/<name>.yaml; `where` locates the key that named it, for the error message.
