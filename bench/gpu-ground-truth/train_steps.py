@@ -76,7 +76,9 @@ def vision_case(name, batch, precision):
     return {"model": name, "batch": batch, "precision": precision, "unit": "images/s", "samples": batch}, build
 
 
-def transformer_case(model_name, batch, sequence, precision):
+def transformer_case(model_name, batch, sequence, precision, compiled=False):
+    """A Hugging Face encoder or GPT-2 training step; `compiled` runs the model through torch.compile, whose
+    fused element-wise kernels stand for a tuned stack's (NVIDIA's apex/Megatron fused kernels)."""
     import transformers
 
     def build():
@@ -98,10 +100,11 @@ def transformer_case(model_name, batch, sequence, precision):
             inputs = {"input_ids": ids, "labels": ids}
         model = model.cuda().train()
         optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4, fused=True)
-        return make_training_step(model, inputs, lambda out: out.loss, precision, optimizer)
+        return make_training_step(torch.compile(model) if compiled else model, inputs, lambda out: out.loss, precision,
+                                  optimizer)
 
     return ({"model": model_name, "batch": batch, "sequence_length": sequence, "precision": precision,
-             "unit": "sequences/s", "samples": batch}, build)
+             "compiled": compiled, "unit": "sequences/s", "samples": batch}, build)
 
 
 def llama_layers_case(layers, sequence):
@@ -134,6 +137,7 @@ def cases():
         out[f"{name}-tf32"] = vision_case(name, batch, "tf32")
     out["bert_large-s128-amp"] = transformer_case("bert_large", 64, 128, "fp16")
     out["bert_large-s512-amp"] = transformer_case("bert_large", 16, 512, "fp16")
+    out["bert_large-s512-amp-compiled"] = transformer_case("bert_large", 16, 512, "fp16", compiled=True)
     out["bert_large-s512-tf32"] = transformer_case("bert_large", 16, 512, "tf32")
     out["bert_base-s512-amp"] = transformer_case("bert_base", 32, 512, "fp16")
     out["gpt2_xl-s1024-amp"] = transformer_case("gpt2_xl", 4, 1024, "fp16")
