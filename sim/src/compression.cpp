@@ -29,11 +29,12 @@ CompressedBucket whole_bucket(const Scenario& scenario, const CostModel& costs, 
     const double ranks = scenario.cluster.gpus();
     const double feedback_s = spec.error_feedback ? 4 * bucket_bytes / memory : 0;
     const double fp32_bytes = n * kFp32Bytes;
-    // A profile's fitted kernel when it has one (its encode/decode for the bucket's fp32 bytes), else the
-    // memory-bound estimate.
-    auto fitted = [&](CodecKernel kernel, double memory_bound_s) {
+    // A profile's fitted kernel when it has one (its encode/decode for the bucket's fp32 bytes; PowerSGD's at the
+    // scenario's rank, powersgd_codec_seconds: linear in the rank between the calibrated ones), else the estimate.
+    auto fitted = [&](CodecKernel kernel, double estimate_s) {
+        if (is_powersgd(kernel)) return powersgd_codec_seconds(compute.codecs, kernel, fp32_bytes, spec.rank).value_or(estimate_s);
         const CodecFit* fit = find_codec_fit(compute.codecs, kernel);
-        return fit ? fit->seconds(fp32_bytes) : memory_bound_s;
+        return fit ? fit->seconds(fp32_bytes) : estimate_s;
     };
     CompressedBucket out;
     switch (spec.kind) {
@@ -64,15 +65,11 @@ CompressedBucket whole_bucket(const Scenario& scenario, const CostModel& costs, 
             const double r = spec.rank;
             out.first_bytes = m * r * e;
             out.second_bytes = m * r * e;
-            // The calibrated kernels at this rank (powersgd_codec_seconds: linear in the rank between the
-            // calibrated ones), else two m×m by m×R products and a Gram-Schmidt of m×R to encode, one m×R by R×m
+            // Without a calibration: two m×m by m×R products and a Gram-Schmidt of m×R to encode, one m×R by R×m
             // product to decode, at the GEMM rate.
-            auto at_rank = [&](CodecKernel kernel, double gemm_rate_s) {
-                return powersgd_codec_seconds(compute.codecs, kernel, fp32_bytes, spec.rank).value_or(gemm_rate_s);
-            };
-            out.encode_s = at_rank(CodecKernel::powersgd_encode, (4 * m * m * r + 2 * m * r * r) / compute.flops_per_second) +
+            out.encode_s = fitted(CodecKernel::powersgd_encode, (4 * m * m * r + 2 * m * r * r) / compute.flops_per_second) +
                            feedback_s;
-            out.decode_s = at_rank(CodecKernel::powersgd_decode, 2 * m * m * r / compute.flops_per_second);
+            out.decode_s = fitted(CodecKernel::powersgd_decode, 2 * m * m * r / compute.flops_per_second);
             break;
         }
     }
