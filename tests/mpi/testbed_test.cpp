@@ -29,7 +29,10 @@ TEST_CASE("a 2-host testbed shapes its link to the configured rate", "[mpi][test
     const auto bad_queue = test::run_command(kTestbed, {"up", "2", "--queue", "0"});
     CHECK(bad_queue.exit_code == 2);
     CHECK_THAT(bad_queue.output, Catch::Contains("bad --queue '0'"));
-    const auto up = test::run_command(kTestbed, {"up", "2", "--rate", "200mbit", "--queue", "5"});
+    const auto bad_cc = test::run_command(kTestbed, {"up", "2", "--cc", "no-such-algorithm"});
+    CHECK(bad_cc.exit_code == 2);
+    CHECK_THAT(bad_cc.output, Catch::Contains("bad --cc 'no-such-algorithm'"));
+    const auto up = test::run_command(kTestbed, {"up", "2", "--rate", "200mbit", "--queue", "5", "--cc", "reno"});
     if (up.exit_code == 2 && up.output.find("cannot create network namespaces") != std::string::npos) {
         WARN("SKIPPED: " + up.output);  // not root, or no CAP_SYS_ADMIN here
         return;
@@ -40,6 +43,12 @@ TEST_CASE("a 2-host testbed shapes its link to the configured rate", "[mpi][test
     CHECK(status.exit_code == 0);
     // tbf limit = burst (128 KiB floor) + 5 ms at 25 MB/s.
     CHECK_THAT(status.output, Catch::Contains("limit=" + std::to_string(131072 + 125000) + "B"));
+    // The congestion control is the one asked for, on the routes the hosts' connections take, whatever the
+    // root namespace's default.
+    CHECK_THAT(status.output, Catch::Contains("tcp=reno"));
+    const auto routes = test::run_command("ip", {"-n", "dtsim-h1", "route", "show", "table", "all"});
+    CHECK_THAT(routes.output, Catch::Contains("10.77.0.0/24 dev dtsim-eth proto kernel scope link src 10.77.0.2 congctl reno"));
+    CHECK_THAT(routes.output, Catch::Contains("local 10.77.0.2 dev dtsim-eth table local proto kernel scope host src 10.77.0.2 congctl reno"));
 
     // The runtime's own send/recv between the two hosts (ping-pong: one direction at a time), 4 MiB messages.
     // Both directions at once are slower with Open MPI's single TCP connection per pair
