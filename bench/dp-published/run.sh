@@ -9,8 +9,9 @@
 # and model.single_gpu_step_time = batch per GPU / the published 1-GPU throughput (the compute of one step as
 # measured, so the comparison tests the communication and its overlap, not the compute model). Nothing is fitted
 # per row. The optimizer step (training.optimizer, memory-bound over every parameter) is priced where a row steps
-# it more often than the 1-GPU run did (fewer micro-batches per update): there the 1-GPU figure holds only a share. All-reduce rows run NCCL's model (algorithm: nccl) on a rail-optimized fabric; parameter-server rows
-# run synchronous servers colocated one per instance, as the source ran them. Flow fidelity, 3 iterations (the
+# it more often than the 1-GPU run did (fewer micro-batches per update): there the 1-GPU figure holds only a share.
+# All-reduce rows run NCCL's model (algorithm: nccl) on a rail-optimized fabric; parameter-server rows run
+# synchronous servers colocated one per instance, as the source ran them. Flow fidelity, 3 iterations (the
 # first, a warm-up, is left out of the mean). Error = predicted / published samples/s − 1: positive means dtsim
 # predicts faster.
 set -euo pipefail
