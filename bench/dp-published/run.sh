@@ -8,8 +8,10 @@
 # node preset of data/hardware/node, the zoo model of data/models, the gradients' precision, the framework's bucket,
 # and model.single_gpu_step_time = batch per GPU / the published 1-GPU throughput (the compute of one step as
 # measured, so the comparison tests the communication and its overlap, not the compute model). Nothing is fitted
-# per row. All-reduce rows run NCCL's model (algorithm: nccl) on a rail-optimized fabric; parameter-server rows
-# run synchronous servers colocated one per instance, as the source ran them. Flow fidelity, 3 iterations (the
+# per row. The optimizer step (training.optimizer, memory-bound over every parameter) is priced where a row steps
+# it more often than the 1-GPU run did (fewer micro-batches per update): there the 1-GPU figure holds only a share.
+# All-reduce rows run NCCL's model (algorithm: nccl) on a rail-optimized fabric; parameter-server rows run
+# synchronous servers colocated one per instance, as the source ran them. Flow fidelity, 3 iterations (the
 # first, a warm-up, is left out of the mean). Error = predicted / published samples/s − 1: positive means dtsim
 # predicts faster.
 set -euo pipefail
@@ -19,9 +21,11 @@ root="$(cd "$here/../.." && pwd)"
 # write_scenarios DIR: one DIR/ID.yaml per row of published.tsv.
 write_scenarios() {
   local dir="$1"
-  local id strategy nodes node gpus model precision batch accumulation bucket servers one_gpu rest step
+  local id strategy nodes node gpus model precision batch accumulation bucket servers optimizer one_gpu one_gpu_accumulation
+  local rest step
   mkdir -p "$dir"
-  while IFS=$'\t' read -r id strategy nodes node gpus model precision batch accumulation bucket servers one_gpu rest; do
+  while IFS=$'\t' read -r id strategy nodes node gpus model precision batch accumulation bucket servers optimizer one_gpu \
+      one_gpu_accumulation rest; do
     [[ "$id" == \#* || "$id" == id ]] && continue
     step="$(awk -v b="$batch" -v r="$one_gpu" 'BEGIN { printf "%.9g", b / r }')"
     {
@@ -40,6 +44,9 @@ write_scenarios() {
       echo "  iterations: 3"
       echo "  accumulation_steps: $accumulation"
       echo "  fidelity: flow"
+      if [[ "$optimizer" != - ]] && ((accumulation < one_gpu_accumulation)); then
+        echo "  optimizer: {kind: $optimizer}   # micro-batches per step: $accumulation here, $one_gpu_accumulation in the 1-GPU run"
+      fi
       if [[ "$strategy" == parameter-server ]]; then
         echo "  strategy: {kind: parameter-server, servers: $servers, placement: colocated, sync: sync}"
       else

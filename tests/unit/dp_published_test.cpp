@@ -1,5 +1,6 @@
 // bench/dp-published: every row of published.tsv becomes a scenario that loads, and that scenario is the row's
-// (cluster, model, accumulation, strategy, and a single-GPU step of batch / the published 1-GPU throughput).
+// (cluster, model, accumulation, strategy, optimizer, and a single-GPU step of batch / the published 1-GPU
+// throughput).
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -55,6 +56,7 @@ TEST_CASE("every dp-published row builds the scenario it describes", "[unit][ben
 
     int parameter_server_rows = 0;
     int beyond_one_node = 0;
+    int optimizer_rows = 0;
     for (const auto& row : rows) {
         INFO("row " << row.at("id"));
         const auto scenario = load_scenario_file(dir.file(row.at("id") + ".yaml"));
@@ -72,6 +74,12 @@ TEST_CASE("every dp-published row builds the scenario it describes", "[unit][ben
         REQUIRE(scenario.model.single_gpu_step_s);
         CHECK(*scenario.model.single_gpu_step_s == Approx(std::stod(row.at("batch")) / std::stod(row.at("one_gpu"))).epsilon(1e-8));
         CHECK(to_string(scenario.training.strategy.kind) == row.at("strategy"));
+        // The optimizer step is priced only where the row steps it more often than the run behind the 1-GPU figure.
+        const bool steps_more_often = row.at("optimizer") != "-" &&
+                                      std::stoi(row.at("accumulation")) < std::stoi(row.at("one_gpu_accumulation"));
+        REQUIRE(scenario.training.optimizer.has_value() == steps_more_often);
+        if (steps_more_often) CHECK(kOptimizerKindNames.name(scenario.training.optimizer->kind) == row.at("optimizer"));
+        optimizer_rows += steps_more_often;
         if (scenario.training.strategy.kind == StrategyKind::parameter_server) {
             ++parameter_server_rows;
             CHECK(scenario.training.strategy.servers == std::stoi(row.at("servers")));
@@ -86,6 +94,7 @@ TEST_CASE("every dp-published row builds the scenario it describes", "[unit][ben
     }
     CHECK(parameter_server_rows > 0);
     CHECK(beyond_one_node > 0);
+    CHECK(optimizer_rows > 0);
 }
 
 }  // namespace dp_published_test
