@@ -67,7 +67,7 @@ rm -rf "$runs_db" "$scenario_dir"  # measurements are taken afresh: they must co
 mkdir -p "$scenario_dir"
 "$testbed" down > /dev/null 2>&1 || true
 "$testbed" up 5 --rate "$rate" ${queue:+--queue "$queue"} ${cc:+--cc "$cc"}
-tcp_cc=$(sed -n 's/^CC=//p' /run/dtsim-testbed/state)  # what the testbed set, its default included
+tcp_cc=$("$testbed" status | sed -n '1s/.* tcp=\([^ ]*\) .*/\1/p')  # what the testbed set, its default included
 trap '"$testbed" down > /dev/null 2>&1 || true' EXIT
 
 # A scenario's layout is its first line, "# testbed: --np N [--per-host K]"; 1 or 2 ranks per host.
