@@ -11,7 +11,8 @@
 # per row. The optimizer step (training.optimizer, memory-bound over every parameter) is priced where a row steps
 # it more often than the 1-GPU run did (fewer micro-batches per update): there the 1-GPU figure holds only a share.
 # All-reduce rows run NCCL's model (algorithm: nccl) on a rail-optimized fabric; parameter-server rows run
-# synchronous servers colocated one per instance, as the source ran them. Flow fidelity, 3 iterations (the
+# synchronous servers colocated one per instance, as the source ran them, each instance summing its GPUs' gradients
+# before pushing once (local_aggregation: TensorFlow's distributed_replicated). Flow fidelity, 3 iterations (the
 # first, a warm-up, is left out of the mean). Error = predicted / published samples/s − 1: positive means dtsim
 # predicts faster.
 set -euo pipefail
@@ -48,7 +49,7 @@ write_scenarios() {
         echo "  optimizer: {kind: $optimizer}   # micro-batches per step: $accumulation here, $one_gpu_accumulation in the 1-GPU run"
       fi
       if [[ "$strategy" == parameter-server ]]; then
-        echo "  strategy: {kind: parameter-server, servers: $servers, placement: colocated, sync: sync}"
+        echo "  strategy: {kind: parameter-server, servers: $servers, placement: colocated, sync: sync, local_aggregation: true}"
       else
         echo "  strategy: {kind: allreduce, algorithm: nccl, bucket: $bucket, overlap: true}"
       fi

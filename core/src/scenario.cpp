@@ -329,7 +329,7 @@ StrategySpec read_strategy(const ConfigNode& training, const ClusterSpec& cluste
     } else {
         node.require_map_with_keys(
             {"kind", "servers", "placement", "sync", "staleness", "sharding", "bucket", "overlap", "aggregation_bandwidth",
-             "backup_workers"});
+             "backup_workers", "local_aggregation"});
         strategy.servers = static_cast<int>(node.has("servers") ? node.integer("servers", 1, 4096) : 1);
         if (node.has("placement")) strategy.placement = node.choice("placement", kServerPlacementNames);
         if (node.has("sync")) strategy.sync = node.choice("sync", kSyncModeNames);
@@ -349,6 +349,7 @@ StrategySpec read_strategy(const ConfigNode& training, const ClusterSpec& cluste
             // A server sums gradients at host memory speed; 20 GB/s is a conservative single-socket figure.
             strategy.aggregation_bytes_per_second = 20e9;
         }
+        if (node.has("local_aggregation")) strategy.local_aggregation = node.boolean("local_aggregation");
         if (strategy.placement == ServerPlacement::colocated && strategy.servers > cluster.nodes)
             node.fail("servers", "colocated servers run one per node: at most " + std::to_string(cluster.nodes) + " here");
     }
@@ -372,11 +373,12 @@ StrategySpec read_strategy(const ConfigNode& training, const ClusterSpec& cluste
 // Checks that need the strategy, the fidelity and the faults together.
 void check_fault_tolerance(const ConfigNode& node, const TrainingSpec& training, const ClusterSpec& cluster) {
     const auto& strategy = training.strategy;
-    const bool shared_endpoints = training.fidelity == Fidelity::flow && cluster.gpus_per_node > cluster.nics_per_node;
+    const bool shared_endpoints = (training.fidelity == Fidelity::flow || strategy.local_aggregation) &&
+                                  cluster.gpus_per_node > cluster.nics_per_node;
     if (strategy.kind == StrategyKind::parameter_server && strategy.backup_workers > 0 && shared_endpoints)
         node.child("strategy").fail("backup_workers",
-                                    "with a parameter server needs fidelity: step or one NIC per GPU (in flow fidelity the "
-                                    "GPUs behind one NIC push as one)");
+                                    "with a parameter server needs one NIC per GPU, or fidelity: step without local_aggregation "
+                                    "(otherwise the GPUs behind one NIC push as one)");
     const auto& failure = training.stragglers.node_failure;
     if (!failure.any() || failure.recovery != Recovery::drop) return;
     const auto where = node.child("stragglers").child("node_failure");

@@ -35,11 +35,12 @@ double allreduce_strategy_messages(const Scenario& scenario, double buckets) {
 }
 
 // Every endpoint pushes its shard of each bucket to every server holding part of it, and pulls it back
-// (parameter_server_actors.cpp); in flow fidelity a NIC's GPUs are one endpoint.
+// (parameter_server_actors.cpp); in flow fidelity or with local aggregation a NIC's GPUs are one endpoint.
 double parameter_server_messages(const Scenario& scenario, double buckets) {
     const auto& cluster = scenario.cluster;
     const auto& strategy = scenario.training.strategy;
-    const int endpoint_size = scenario.training.fidelity == Fidelity::flow ? cluster.gpus_per_node / cluster.nics_per_node : 1;
+    const bool grouped = scenario.training.fidelity == Fidelity::flow || strategy.local_aggregation;
+    const int endpoint_size = grouped ? cluster.gpus_per_node / cluster.nics_per_node : 1;
     const double endpoints = 1.0 * cluster.gpus() / endpoint_size;
     const double shards = strategy.sharding == Sharding::by_size ? strategy.servers : 1;
     return endpoints * buckets * shards * 2;

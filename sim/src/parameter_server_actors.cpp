@@ -210,6 +210,25 @@ void record_on(SimulationContext& ctx, const Endpoint& endpoint, Lane lane, cons
         ctx.recorder.add(Span{endpoint.first_rank + r, lane, name, it, static_cast<int>(bucket), start_s, end_s, bytes});
 }
 
+// Local aggregation: the endpoint's GPUs sum a bucket into its first GPU before the push (`toward_first`) and
+// spread the pulled parameters from it after the pull, as a pipelined chain (NCCL's ring reduce and broadcast):
+// every link of the chain carries the whole bucket at once, so it takes one hop's latency and the bucket's bytes
+// at the slowest link's rate.
+void local_chain(SimulationContext& ctx, const Endpoint& endpoint, bool toward_first, int it, size_t k) {
+    if (!ctx.scenario.training.strategy.local_aggregation || endpoint.ranks < 2) return;
+    const double start = sg4::Engine::get_clock();
+    const auto bytes = static_cast<uint64_t>(ctx.plan.buckets[k].bytes);
+    std::vector<sg4::CommPtr> hops;
+    for (int r = endpoint.first_rank; r + 1 < endpoint.first_rank + endpoint.ranks; ++r) {
+        auto* nearer = ctx.platform.gpu_hosts[static_cast<size_t>(r)];
+        auto* farther = ctx.platform.gpu_hosts[static_cast<size_t>(r + 1)];
+        hops.push_back(toward_first ? sg4::Comm::sendto_async(farther, nearer, bytes) : sg4::Comm::sendto_async(nearer, farther, bytes));
+    }
+    sg4::Comm::wait_all(hops);
+    record_on(ctx, endpoint, Lane::comm, toward_first ? "local reduce" : "local broadcast", it, k, start,
+              sg4::Engine::get_clock(), ctx.plan.buckets[k].bytes);
+}
+
 void push_bucket(SimulationContext& ctx, ParameterServers& ps, const Endpoint& endpoint, int it, size_t k) {
     auto* host = ctx.platform.gpu_hosts[static_cast<size_t>(endpoint.first_rank)];
     const double start = sg4::Engine::get_clock();
@@ -265,6 +284,7 @@ void worker_actor(SimulationContext* ctx, std::shared_ptr<ParameterServers> ps, 
         for (size_t k = 0; k < bucket_count; ++k) {
             state.bucket = static_cast<int>(k);
             wait_until(ready[k]);
+            local_chain(*ctx, endpoint, true, it, k);
             compute_on_comm_stream(*ctx, endpoint.first_rank, endpoint.ranks, "encode", it, static_cast<int>(k),
                                    ps->exchange(k).encode_s, false);
             push_bucket(*ctx, *ps, endpoint, it, k);
@@ -296,6 +316,7 @@ void worker_actor(SimulationContext* ctx, std::shared_ptr<ParameterServers> ps, 
                       ctx->plan.buckets[k].bytes * ps->exchange(k).pull_fraction);
             compute_on_comm_stream(*ctx, endpoint.first_rank, endpoint.ranks, "decode", it, static_cast<int>(k),
                                    ps->exchange(k).decode_s, false);
+            local_chain(*ctx, endpoint, false, it, k);
         }
         wait_until(compute_end);
         iteration_finished(*ctx, endpoint.first_rank, endpoint.ranks, it);

@@ -18,9 +18,10 @@ ServerSharding::ServerSharding(const SimulationContext& ctx)
     : buckets_(ctx.plan.buckets),
       sharding_(ctx.scenario.training.strategy.sharding),
       server_count_(ctx.scenario.training.strategy.servers),
-      endpoint_size_(ctx.scenario.training.fidelity == Fidelity::flow
+      endpoint_size_(ctx.scenario.training.fidelity == Fidelity::flow || ctx.scenario.training.strategy.local_aggregation
                          ? ctx.scenario.cluster.gpus_per_node / ctx.scenario.cluster.nics_per_node
                          : 1),
+      copies_per_endpoint_(ctx.scenario.training.strategy.local_aggregation ? 1 : endpoint_size_),
       endpoints_(cohort_endpoints(ctx.cohort.ranks, endpoint_size_)) {
     for (const auto& bucket : buckets_) exchanges_.push_back(compress_for_servers(ctx.scenario, ctx.costs, bucket.bytes));
 }
@@ -38,7 +39,7 @@ std::vector<int> ServerSharding::servers_of(size_t bucket) const {
 
 double ServerSharding::shard_bytes(size_t bucket) const {
     const double shards = sharding_ == Sharding::by_size ? server_count() : 1;
-    return endpoint_size_ * buckets_[bucket].bytes / shards;
+    return copies_per_endpoint_ * buckets_[bucket].bytes / shards;
 }
 
 }  // namespace dtsim::sim

@@ -8,7 +8,8 @@
 
 namespace dtsim::sim {
 
-/// The workers that talk to the servers as one: a whole node's NIC share in flow fidelity, else a single GPU.
+/// The workers that talk to the servers as one: the GPUs behind one NIC in flow fidelity or with local
+/// aggregation, else a single GPU.
 struct Endpoint {
     int index = 0;       // endpoint number
     int first_rank = 0;  // the GPUs first_rank .. first_rank + ranks - 1
@@ -31,7 +32,7 @@ public:
     /// The servers holding a part of `bucket`.
     std::vector<int> servers_of(size_t bucket) const;
     /// Uncompressed bytes of one endpoint's shard of a bucket on each server holding it (asked for on every
-    /// push and reply).
+    /// push and reply): every GPU's copy, or one with local aggregation.
     double shard_bytes(size_t bucket) const;
     /// What compression makes of a bucket's pushes and pulls.
     const ServerExchange& exchange(size_t bucket) const { return exchanges_[bucket]; }
@@ -43,6 +44,7 @@ private:
     Sharding sharding_;
     int server_count_;
     int endpoint_size_;
+    int copies_per_endpoint_;  // gradient copies an endpoint pushes: one once its GPUs have summed them
     std::vector<Endpoint> endpoints_;
     std::vector<ServerExchange> exchanges_;  // per bucket
 };

@@ -67,6 +67,39 @@ TEST_CASE("colocated parameter servers match 2((W-1) S/(P B) + L)", "[integratio
     CHECK(relative_error(simulated, expected) <= 1e-6);
 }
 
+TEST_CASE("local aggregation: a node's GPUs reduce over NVLink, push and pull one copy, broadcast", "[integration][closed-form]") {
+    // 4 nodes x 4 GPUs, one dedicated server. The reduce and the broadcast are chains whose 3 links each carry
+    // the whole bucket at once: S/B_nvlink + L_nvlink each. The server's link then carries one copy per node.
+    const int nodes = 4;
+    const double intra_bw = 100e9, intra_lat = 1e-6;
+    const auto fidelity = GENERATE(std::string("step"), std::string("flow"));
+    CAPTURE(fidelity);
+    auto text = [&](bool local) {
+        return "name: local-aggregation\ncluster:\n  nodes: 4\n  gpus_per_node: 4\n  gpu: h100-sxm\n"
+               "  intra_node: {bandwidth: 100GB/s, latency: 1us}\n  nic: {bandwidth: 100Gbps, latency: 5us}\n"
+               "  fabric: {topology: star}\n  network_model: ideal\n"
+               "model: {gradient_bytes: 100MB, forward_time: 0s, backward_time: 0s, batch_per_gpu: 1, layers: 1}\n"
+               "training:\n  iterations: 1\n  fidelity: " + fidelity +
+               "\n  strategy: {kind: parameter-server, servers: 1, placement: dedicated, bucket: 1GB, aggregation_bandwidth: unlimited, "
+               "local_aggregation: " + (local ? "true" : "false") + "}\n";
+    };
+    const double chain = kBytes / intra_bw + intra_lat;
+    const double expected = 2 * chain + 2 * (nodes * kBytes / kBandwidth + kLatency);
+    const double simulated = test::simulate_in_child(load_scenario_text(text(true), "local.yaml")).summary.iteration_time_s;
+    CAPTURE(simulated, expected);
+    CHECK(relative_error(simulated, expected) <= 1e-6);
+    // Without it every GPU pushes its own copy through the server's link: 4 times the bytes.
+    const double every_gpu = 2 * (4 * nodes * kBytes / kBandwidth + kLatency);
+    const double pushed_by_each = test::simulate_in_child(load_scenario_text(text(false), "each.yaml")).summary.iteration_time_s;
+    CAPTURE(pushed_by_each, every_gpu);
+    CHECK(relative_error(pushed_by_each, every_gpu) <= 1e-6);
+}
+
+TEST_CASE("local aggregation with one GPU per node changes nothing", "[integration][closed-form]") {
+    const std::string strategy = "{kind: parameter-server, servers: 2, placement: dedicated, bucket: 30MB, sync: async";
+    CHECK(simulated_iteration(4, strategy + ", local_aggregation: true}", "step") == simulated_iteration(4, strategy + "}", "step"));
+}
+
 TEST_CASE("hierarchical all-reduce on one GPU per node is the ring", "[integration][closed-form]") {
     const double n = 8;
     const double expected = 2.0 * (n - 1) * kLatency + 2.0 * (n - 1) / n * kBytes / kBandwidth;

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <regex>
 #include <fstream>
 
 #include "measure_support.hpp"
@@ -206,6 +207,9 @@ TEST_CASE("a scenario the runtime cannot execute is refused with one clear messa
          "training.compression: int8 with tree all-reduce is not measured yet (int8 is measured with ring)"},
         {tiny_scenario("{kind: allreduce, algorithm: hierarchical}") + "  compression: {kind: int8}\n",
          "training.compression: int8 with hierarchical all-reduce is not measured yet"},
+        {std::regex_replace(tiny_scenario("{kind: parameter-server, servers: 1, local_aggregation: true}", 1),
+                            std::regex("gpus_per_node: 1"), "gpus_per_node: 2"),
+         "training.strategy.local_aggregation: GPUs that sum their gradients before pushing are not measured yet"},
     };
     for (const auto& c : cases) {
         const auto m = measure(2, c.yaml);

@@ -144,6 +144,7 @@ struct StrategySpec {
                                                // buckets, bucket k on server k mod P
     std::optional<double> aggregation_bytes_per_second;  // nullopt: aggregation is free
     int backup_workers = 0;  // synchronous training: a step goes on with the first N - b workers' gradients
+    bool local_aggregation = false;  // parameter servers: the GPUs behind one NIC sum their gradients, push once
 };
 
 struct TrainingSpec {

@@ -57,6 +57,9 @@ std::optional<std::string> data_parallel_refusal(const Scenario& scenario, bool 
                " all-reduce is not measured yet (int8 is measured with ring)";
     if (strategy.kind == StrategyKind::parameter_server && strategy.placement != ServerPlacement::dedicated)
         return where + "training.strategy.placement: colocated servers are not measured yet (measured runs implement dedicated)";
+    if (strategy.local_aggregation && scenario.cluster.gpus_per_node > scenario.cluster.nics_per_node)
+        return where + "training.strategy.local_aggregation: GPUs that sum their gradients before pushing are not measured yet "
+                       "(measured workers push one by one)";
     const auto compression = scenario.training.compression.kind;
     if (compression != CompressionKind::none && strategy.kind != StrategyKind::allreduce)
         return where + "training.compression: " + to_string(compression) +
