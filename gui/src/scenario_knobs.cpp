@@ -58,6 +58,7 @@ WhatIfKnobs scenario_knobs(const Scenario& s) {
     k.strategy = strategy_choice(s);
     k.servers = s.training.strategy.servers;
     k.sync = to_string(s.training.strategy.sync);
+    k.local_aggregation = s.training.strategy.local_aggregation;
     k.compression = to_string(s.training.compression.kind);
     k.bucket = format_bytes(s.training.strategy.bucket_bytes);
     k.llm = llm_knobs(s);

@@ -20,6 +20,7 @@ struct WhatIfKnobs {
     std::optional<std::string> strategy;       // "allreduce/ring", ..., "parameter-server", "fsdp"
     std::optional<int> servers;
     std::optional<std::string> sync;           // sync | async | ssp
+    std::optional<bool> local_aggregation;     // a parameter server's GPUs behind one NIC push one copy
     std::optional<std::string> compression;    // none | fp16 | int8 | topk | powersgd
     std::optional<double> straggler_factor;    // rank 0 runs this many times slower
     std::optional<std::string> bucket;         // "25MB"

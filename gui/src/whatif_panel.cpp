@@ -45,6 +45,7 @@ WhatIfPanel::WhatIfPanel(const QString& dtsim_executable, QWidget* parent)
       nodes_(spin_box(1, 65536, 2)), sweep_(line_edit({})), gpn_(spin_box(1, 64, 8)), gpu_(new QComboBox), nic_(new QComboBox),
       nic_count_(spin_box(1, 64, 1)), bandwidth_(line_edit(QStringLiteral("200Gbps"))), model_(new QComboBox), profile_(new QComboBox),
       strategy_(combo_box(strategy_choices())), servers_(spin_box(1, 1024, 4)), sync_(combo_box(names_of(kSyncModeNames))),
+      local_aggregation_(new QCheckBox),
       compression_(combo_box(names_of(kCompressionKindNames))), straggler_(new QDoubleSpinBox),
       bucket_(line_edit(QStringLiteral("25MB"))), llm_(new LlmKnobsBox(this)), runner_(new CliRunner(dtsim_executable, this)),
       log_(runner_->log()) {
@@ -73,6 +74,8 @@ WhatIfPanel::WhatIfPanel(const QString& dtsim_executable, QWidget* parent)
     strategy_on_ = add_knob(form, tr("Strategy"), strategy_, this, QStringLiteral("strategy"));
     servers_on_ = add_knob(form, tr("Servers (parameter server)"), servers_, this, QStringLiteral("servers"));
     sync_on_ = add_knob(form, tr("Sync mode (parameter server)"), sync_, this, QStringLiteral("sync"));
+    local_aggregation_on_ = add_knob(form, tr("Sum a node's GPUs before pushing (parameter server)"), local_aggregation_, this,
+                                     QStringLiteral("local_aggregation"));
     compression_on_ = add_knob(form, tr("Compression"), compression_, this, QStringLiteral("compression"));
     straggler_on_ = add_knob(form, tr("Straggler: rank 0 slower by"), straggler_, this, QStringLiteral("straggler"));
     bucket_on_ = add_knob(form, tr("Bucket size"), bucket_, this, QStringLiteral("bucket"));
@@ -155,6 +158,7 @@ void WhatIfPanel::show_values(const WhatIfKnobs& v) {
     show_value(strategy_on_, strategy_, v.strategy);
     show_value(servers_on_, servers_, v.servers);
     show_value(sync_on_, sync_, v.sync);
+    show_value(local_aggregation_on_, local_aggregation_, v.local_aggregation);
     show_value(compression_on_, compression_, v.compression);
     show_value(bucket_on_, bucket_, v.bucket);
     llm_->show_values(v.llm);
@@ -179,6 +183,7 @@ WhatIfKnobs WhatIfPanel::knobs() const {
     k.strategy = knob<std::string>(strategy_on_, strategy_, choice);
     k.servers = knob<int>(servers_on_, servers_, number);
     k.sync = knob<std::string>(sync_on_, sync_, choice);
+    k.local_aggregation = knob<bool>(local_aggregation_on_, local_aggregation_, [](const QCheckBox* box) { return box->isChecked(); });
     k.compression = knob<std::string>(compression_on_, compression_, choice);
     k.straggler_factor = knob<double>(straggler_on_, straggler_, [](const QDoubleSpinBox* b) { return b->value(); });
     k.bucket = knob<std::string>(bucket_on_, bucket_, text);

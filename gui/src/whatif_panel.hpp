@@ -80,6 +80,8 @@ private:
     QSpinBox* servers_;
     QCheckBox* sync_on_;
     QComboBox* sync_;
+    QCheckBox* local_aggregation_on_;
+    QCheckBox* local_aggregation_;
     QCheckBox* compression_on_;
     QComboBox* compression_;
     QCheckBox* straggler_on_;

@@ -32,7 +32,7 @@ model: {zoo: resnet50, batch_per_gpu: 32}
 training:
   iterations: 1
   fidelity: flow
-  strategy: {kind: parameter-server, servers: 2}
+  strategy: {kind: parameter-server, servers: 2, local_aggregation: true}
 )";
 const char* const kH100Text = R"(name: h100-ring
 profile: dgx-h100.datasheet
@@ -165,6 +165,7 @@ TEST_CASE("gui::WhatIfPanel: starts from the selected run's scenario and knobs t
     CHECK(choice(*panel, "profile") == QStringLiteral("none"));
     CHECK(choice(*panel, "strategy") == QStringLiteral("parameter-server"));
     CHECK(editor<QSpinBox>(*panel, "servers")->value() == 2);
+    CHECK(editor<QCheckBox>(*panel, "local_aggregation")->isChecked());
 
     // A knob the user turned on keeps the user's value; the others follow the newly selected run.
     knob_on(*panel, "nodes")->setChecked(true);

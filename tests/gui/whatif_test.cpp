@@ -35,15 +35,17 @@ TEST_CASE("gui::whatif_overrides: knobs become --set overrides, a preset NIC kee
     knobs.strategy = "parameter-server";
     knobs.servers = 4;
     knobs.sync = "async";
+    knobs.local_aggregation = true;
     knobs.bucket = "10MB";
     knobs.straggler_factor = 2;
     CHECK(whatif_overrides(knobs, dir.file("preset.yaml")) ==
           std::vector<std::string>{"cluster.nic={preset: ib-ndr, bandwidth: 100Gbps}",
-                                   "training.strategy={kind: parameter-server, servers: 4, sync: async, bucket: 10MB}",
+                                   "training.strategy={kind: parameter-server, servers: 4, sync: async, local_aggregation: true, bucket: 10MB}",
                                    "training.stragglers={slowdown: [{ranks: [0], factor: 2.000000}]}"});
     WhatIfKnobs ring;
     ring.strategy = "allreduce/tree";
     ring.servers = 4;  // ignored: not a parameter server
+    ring.local_aggregation = true;  // ignored too
     ring.nic.bandwidth = "50Gbps";
     ring.sweep_nodes = {2, 4};
     ring.nodes = 8;  // the sweep decides the node count
@@ -101,6 +103,7 @@ TEST_CASE("gui::whatif_arguments: every knob gives a command line the real CLI a
     server.strategy = "parameter-server";
     server.servers = 2;
     server.sync = "async";
+    server.local_aggregation = true;
     server.nodes = 2;
     for (const auto& knobs : {ring, server}) {
         QStringList args;
