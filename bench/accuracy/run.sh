@@ -6,7 +6,7 @@
 # Writes bench/results/accuracy-<rate>.md and keeps the profiles, samples and runs database there.
 #
 # Usage (root: the testbed needs network namespaces; a quiet machine):
-#   bench/accuracy/run.sh [--rate RATE] [--queue MS] [--cc NAME] [--reps N] [--only GLOB] [--name NAME] [--keep-calibration]
+#   bench/accuracy/run.sh [--rate RATE] [--queue MS] [--cc NAME] [--gso BYTES] [--reps N] [--only GLOB] [--name NAME] [--keep-calibration]
 #                         [--draw SEED [--count N]]
 # --draw SEED measures a seeded draw of COUNT (default 32) data-parallel scenarios (build/bin/accuracy_draw,
 # bench/accuracy/scenario_draw.cpp) instead of the fixed set in bench/accuracy/scenarios, calibrated and kept
@@ -14,7 +14,8 @@
 # Judge a model change on one seed; record a fresh seed drawn after the last change, once, whatever it gives.
 # --queue MS sets the links' tbf queue (dtsim-testbed up --queue; default 20 ms): another network, calibrated
 # on its own in accuracy-<rate>-queue<MS>ms/. --cc NAME sets the hosts' TCP congestion control (dtsim-testbed up
-# --cc; default cubic): in accuracy-<rate>[-queue<MS>ms]-<NAME>/.
+# --cc; default cubic): in accuracy-<rate>[-queue<MS>ms]-<NAME>/. --gso BYTES caps the veths' GSO packets and with
+# them tbf's burst (dtsim-testbed up --gso; default 64 KiB): in accuracy-<rate>[-queue<MS>ms][-<NAME>]-gso<BYTES>/.
 # --keep-calibration reuses (and completes) the calibrations of an earlier run; measurements are always new.
 # --name keeps a partial run (--only) apart from the full one: its runs database, scenarios and report are
 # accuracy-<rate>/runs-NAME.db, scenarios-NAME/ and bench/results/accuracy-<rate>-NAME.md.
@@ -22,24 +23,25 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-rate=500mbit reps=3 only='*' keep=0 name= queue= cc= draw= count=32
+rate=500mbit reps=3 only='*' keep=0 name= queue= cc= gso= draw= count=32
 while (($#)); do
 	case $1 in
 	--rate) rate=$2; shift 2 ;;
 	--queue) queue=$2; shift 2 ;;
 	--cc) cc=$2; shift 2 ;;
+	--gso) gso=$2; shift 2 ;;
 	--draw) draw=$2; shift 2 ;;
 	--count) count=$2; shift 2 ;;
 	--reps) reps=$2; shift 2 ;;
 	--only) only=$2; shift 2 ;;
 	--name) name=$2; shift 2 ;;
 	--keep-calibration) keep=1; shift ;;
-	*) echo "usage: $0 [--rate RATE] [--queue MS] [--cc NAME] [--reps N] [--only GLOB] [--name NAME] [--keep-calibration] [--draw SEED [--count N]]" >&2; exit 2 ;;
+	*) echo "usage: $0 [--rate RATE] [--queue MS] [--cc NAME] [--gso BYTES] [--reps N] [--only GLOB] [--name NAME] [--keep-calibration] [--draw SEED [--count N]]" >&2; exit 2 ;;
 	esac
 done
 bin="$root/build/bin"
 testbed="$root/runtime/testbed/dtsim-testbed"
-network=$rate${queue:+-queue${queue}ms}${cc:+-$cc}
+network=$rate${queue:+-queue${queue}ms}${cc:+-$cc}${gso:+-gso$gso}
 # A draw keeps its own calibrations and runs, so that it never replaces the fixed set's records.
 work="$root/bench/results/accuracy-$network${draw:+-draw-$draw}"
 report="$root/bench/results/accuracy-$network${draw:+-draw-$draw}${name:+-$name}.md"
@@ -66,7 +68,7 @@ commit="$(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet --
 rm -rf "$runs_db" "$scenario_dir"  # measurements are taken afresh: they must come from this build
 mkdir -p "$scenario_dir"
 "$testbed" down > /dev/null 2>&1 || true
-"$testbed" up 5 --rate "$rate" ${queue:+--queue "$queue"} ${cc:+--cc "$cc"}
+"$testbed" up 5 --rate "$rate" ${queue:+--queue "$queue"} ${cc:+--cc "$cc"} ${gso:+--gso "$gso"}
 tcp_cc=$("$testbed" status | sed -n '1s/.* tcp=\([^ ]*\) .*/\1/p')  # what the testbed set, its default included
 trap '"$testbed" down > /dev/null 2>&1 || true' EXIT
 
@@ -129,7 +131,7 @@ fi
 	echo "- machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), $(free -g | awk '/Mem:/{print $2}') GiB, $(mpirun --version | head -1)"
 	echo "- date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	echo "- commit: $commit"
-	echo "- testbed: 5 host namespaces at $rate each way (tbf, queue ${queue:-20} ms), Open MPI over TCP ($tcp_cc) with \`btl_tcp_links 4\`"
+	echo "- testbed: 5 host namespaces at $rate each way (tbf, queue ${queue:-20} ms, GSO ${gso:-65536} B), Open MPI over TCP ($tcp_cc) with \`btl_tcp_links 4\`"
 	[[ -n $draw ]] && echo "- scenarios: seeded draw \`accuracy_draw $draw $count\` (kept in \`$(basename "$work")/drawn\`)"
 	echo "- calibrations: \`$(basename "$work")/calibration-5x1\` (5 hosts × 1 rank) and \`calibration-2x2\` (2 hosts × 2 ranks), \`dtsim-runtime calibrate ${calibrate_options[*]}\`; profiles \`profile-*.json\`"
 	echo "- measured: each scenario $reps times with \`dtsim-runtime measure ${measure_options[*]}\` (runs in \`$(basename "$work")/$(basename "$runs_db")\`); validate compares the median run"

@@ -32,7 +32,10 @@ TEST_CASE("a 2-host testbed shapes its link to the configured rate", "[mpi][test
     const auto bad_cc = test::run_command(kTestbed, {"up", "2", "--cc", "no-such-algorithm"});
     CHECK(bad_cc.exit_code == 2);
     CHECK_THAT(bad_cc.output, Catch::Contains("bad --cc 'no-such-algorithm'"));
-    const auto up = test::run_command(kTestbed, {"up", "2", "--rate", "200mbit", "--queue", "5", "--cc", "reno"});
+    const auto bad_gso = test::run_command(kTestbed, {"up", "2", "--gso", "1500"});
+    CHECK(bad_gso.exit_code == 2);
+    CHECK_THAT(bad_gso.output, Catch::Contains("bad --gso '1500'"));
+    const auto up = test::run_command(kTestbed, {"up", "2", "--rate", "200mbit", "--queue", "5", "--cc", "reno", "--gso", "32768"});
     if (up.exit_code == 2 && up.output.find("cannot create network namespaces") != std::string::npos) {
         WARN("SKIPPED: " + up.output);  // not root, or no CAP_SYS_ADMIN here
         return;
@@ -41,8 +44,10 @@ TEST_CASE("a 2-host testbed shapes its link to the configured rate", "[mpi][test
     REQUIRE(up.exit_code == 0);
     const auto status = test::run_command(kTestbed, {"status"});
     CHECK(status.exit_code == 0);
-    // tbf limit = burst (128 KiB floor) + 5 ms at 25 MB/s.
-    CHECK_THAT(status.output, Catch::Contains("limit=" + std::to_string(131072 + 125000) + "B"));
+    // tbf burst = twice the GSO cap (32 KiB here), limit = burst + 5 ms at 25 MB/s.
+    CHECK_THAT(status.output, Catch::Contains("burst=65536B limit=" + std::to_string(65536 + 125000) + "B"));
+    for (const auto& [netns, link] : {std::pair{"dtsim-h1", "dtsim-eth"}, std::pair{"dtsim-sw", "dtsim-p1"}})
+        CHECK_THAT(test::run_command("ip", {"-d", "-n", netns, "link", "show", link}).output, Catch::Contains("gso_max_size 32768"));
     // The congestion control is the one asked for, on the routes the hosts' connections take, whatever the
     // root namespace's default.
     CHECK_THAT(status.output, Catch::Contains("tcp=reno"));
