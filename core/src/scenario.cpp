@@ -35,6 +35,11 @@ int fabric_leaves(const Scenario& scenario) {
     return scenario.cluster.nodes + (dedicated ? strategy.servers : 0);
 }
 
+int parameter_server_endpoint_gpus(const TrainingSpec& training, const ClusterSpec& cluster) {
+    const bool grouped = training.fidelity == Fidelity::flow || training.strategy.local_aggregation;
+    return grouped ? cluster.gpus_per_node / cluster.nics_per_node : 1;
+}
+
 std::string fnv1a_hex(const std::string& text) {
     std::uint64_t hash = 1469598103934665603ULL;
     for (unsigned char c : text) {
@@ -373,8 +378,7 @@ StrategySpec read_strategy(const ConfigNode& training, const ClusterSpec& cluste
 // Checks that need the strategy, the fidelity and the faults together.
 void check_fault_tolerance(const ConfigNode& node, const TrainingSpec& training, const ClusterSpec& cluster) {
     const auto& strategy = training.strategy;
-    const bool shared_endpoints = (training.fidelity == Fidelity::flow || strategy.local_aggregation) &&
-                                  cluster.gpus_per_node > cluster.nics_per_node;
+    const bool shared_endpoints = parameter_server_endpoint_gpus(training, cluster) > 1;
     if (strategy.kind == StrategyKind::parameter_server && strategy.backup_workers > 0 && shared_endpoints)
         node.child("strategy").fail("backup_workers",
                                     "with a parameter server needs one NIC per GPU, or fidelity: step without local_aggregation "

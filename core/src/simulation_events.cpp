@@ -39,9 +39,7 @@ double allreduce_strategy_messages(const Scenario& scenario, double buckets) {
 double parameter_server_messages(const Scenario& scenario, double buckets) {
     const auto& cluster = scenario.cluster;
     const auto& strategy = scenario.training.strategy;
-    const bool grouped = scenario.training.fidelity == Fidelity::flow || strategy.local_aggregation;
-    const int endpoint_size = grouped ? cluster.gpus_per_node / cluster.nics_per_node : 1;
-    const double endpoints = 1.0 * cluster.gpus() / endpoint_size;
+    const double endpoints = 1.0 * cluster.gpus() / parameter_server_endpoint_gpus(scenario.training, cluster);
     const double shards = strategy.sharding == Sharding::by_size ? strategy.servers : 1;
     return endpoints * buckets * shards * 2;
 }

@@ -5,6 +5,8 @@
 namespace dtsim::gui {
 namespace {
 
+const char* yaml_bool(bool value) { return value ? "true" : "false"; }
+
 std::string strategy_map(const WhatIfKnobs& k) {
     const auto slash = k.strategy->find('/');
     std::string map = "{kind: " + k.strategy->substr(0, slash);
@@ -12,7 +14,7 @@ std::string strategy_map(const WhatIfKnobs& k) {
     const bool server = k.strategy->rfind(kStrategyKindNames.name(StrategyKind::parameter_server), 0) == 0;
     if (server && k.servers) map += ", servers: " + std::to_string(*k.servers);
     if (server && k.sync) map += ", sync: " + *k.sync;
-    if (server && k.local_aggregation) map += std::string(", local_aggregation: ") + (*k.local_aggregation ? "true" : "false");
+    if (server && k.local_aggregation) map += std::string(", local_aggregation: ") + yaml_bool(*k.local_aggregation);
     if (*k.strategy == kStrategyKindNames.name(StrategyKind::fsdp) && k.llm.fsdp_sharding) map += ", sharding: " + *k.llm.fsdp_sharding;
     if (k.bucket) map += ", bucket: " + *k.bucket;
     return map + "}";
@@ -35,7 +37,7 @@ std::vector<std::string> whatif_overrides(const WhatIfKnobs& k, const std::strin
         if (k.servers) out.push_back("training.strategy.servers=" + std::to_string(*k.servers));
         if (k.sync) out.push_back("training.strategy.sync=" + *k.sync);
         if (k.local_aggregation)
-            out.push_back(std::string("training.strategy.local_aggregation=") + (*k.local_aggregation ? "true" : "false"));
+            out.push_back(std::string("training.strategy.local_aggregation=") + yaml_bool(*k.local_aggregation));
         if (k.bucket) out.push_back("training.strategy.bucket=" + *k.bucket);
         // FSDP's sharding alone switches the scenario's strategy to FSDP, keeping its other keys.
         if (k.llm.fsdp_sharding)

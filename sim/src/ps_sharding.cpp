@@ -18,9 +18,7 @@ ServerSharding::ServerSharding(const SimulationContext& ctx)
     : buckets_(ctx.plan.buckets),
       sharding_(ctx.scenario.training.strategy.sharding),
       server_count_(ctx.scenario.training.strategy.servers),
-      endpoint_size_(ctx.scenario.training.fidelity == Fidelity::flow || ctx.scenario.training.strategy.local_aggregation
-                         ? ctx.scenario.cluster.gpus_per_node / ctx.scenario.cluster.nics_per_node
-                         : 1),
+      endpoint_size_(parameter_server_endpoint_gpus(ctx.scenario.training, ctx.scenario.cluster)),
       copies_per_endpoint_(ctx.scenario.training.strategy.local_aggregation ? 1 : endpoint_size_),
       endpoints_(cohort_endpoints(ctx.cohort.ranks, endpoint_size_)) {
     for (const auto& bucket : buckets_) exchanges_.push_back(compress_for_servers(ctx.scenario, ctx.costs, bucket.bytes));

@@ -238,6 +238,10 @@ private:
 /// The leaves a fabric connects: the GPU nodes, then one node per dedicated parameter server.
 int fabric_leaves(const Scenario& scenario);
 
+/// GPUs that talk to parameter servers as one endpoint: those behind one NIC in flow fidelity or with local
+/// aggregation, else each GPU alone.
+int parameter_server_endpoint_gpus(const TrainingSpec& training, const ClusterSpec& cluster);
+
 std::string fnv1a_hex(const std::string& text);
 
 }  // namespace dtsim
