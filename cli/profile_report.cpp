@@ -60,6 +60,16 @@ void print_incast(std::ostream& out, const IncastCurve& incast) {
     table.print(out, "  ");
 }
 
+// The loaded round trip, and beside it the idle one: their difference is the queueing delay a flow joining a busy link
+// waits per round trip while its window grows.
+void print_round_trips(std::ostream& out, const Profile& profile) {
+    const auto loaded = profile.loaded_round_trip_s();
+    if (!loaded) return;
+    out << "\n  round trip of a small message between nodes: " << format_seconds(*loaded) << " behind a full queue (loaded_pingpong)";
+    if (const auto idle = profile.idle_round_trip_s()) out << ", " << format_seconds(*idle) << " over idle links (pingpong)";
+    out << "\n";
+}
+
 void print_compute(std::ostream& out, const ComputeProfile& compute) {
     out << "\n  compute on " << compute.device << ": GEMM t = fixed + FLOPs / rate\n";
     TextTable table({"kernel", "fixed", "rate", "samples", "R²", "median err", "max err"},
@@ -103,6 +113,7 @@ void print_profile_report(std::ostream& out, const Profile& profile) {
     if (!profile.description.empty()) out << "  " << profile.description << "\n";
     if (!profile.network.empty()) print_network(out, profile);
     if (const auto incast = inter_node_incast(profile); !incast.empty()) print_incast(out, incast);
+    print_round_trips(out, profile);
     if (profile.compute) print_compute(out, *profile.compute);
     if (profile.compute && !profile.compute->codecs.empty()) print_codecs(out, *profile.compute);
     if (!profile.left_out.empty()) {

@@ -60,7 +60,7 @@ measure_options=(--compute sleep --poll-interval 20us)
 # runs' polling (--poll-interval 20us) was tried twice (session 5, and 2026-11-23 04:40Z-05:30Z): small
 # collectives then timed 3-4x longer, and it did not remove the all-to-all's stalls
 # (bench/results/accuracy-500mbit.md, "Calibrating with the measured runs' polling").
-calibrate_options=(--backend mpi --max 16MiB --ops allreduce,allgather,alltoall,sendrecv,exchange,pingpong,gemm,memory_bandwidth,launch_latency,codec)
+calibrate_options=(--backend mpi --max 16MiB --ops allreduce,allgather,alltoall,sendrecv,exchange,pingpong,loaded_pingpong,gemm,memory_bandwidth,launch_latency,codec)
 
 # Taken before this run rewrites its own tracked outputs; only changes outside bench/results count.
 commit="$(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet -- . ':!bench/results' || echo ' (with uncommitted changes)')"

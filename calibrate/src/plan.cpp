@@ -18,6 +18,9 @@ constexpr double kCpuMaxBytes = 64.0 * 1024 * 1024;
 constexpr double kQuickGpuMaxBytes = 256.0 * 1024 * 1024;
 constexpr double kQuickCpuMaxBytes = 4.0 * 1024 * 1024;
 constexpr double kElementBytes = 4;  // float32, nccl-tests' default type
+// The loaded ping-pong's sizes: small messages, whose round trip is the queue's delay; few, since each is timed
+// behind a queue of up to 100 ms on the testbed (docs/calibration.md).
+constexpr std::array<double, 4> kLoadedPingpongBytes = {8, 1024, 16 * 1024, 64 * 1024};
 
 std::vector<double> sizes(const PlanOptions& options) {
     double max = options.max_bytes;
@@ -111,6 +114,13 @@ void add_network_items(const PlanOptions& options, const std::vector<int>& node_
                 plan.push_back(network_item(ItemKind::point_to_point, op, mode, bytes, link_class,
                                             static_cast<int>(members.size()), members));
         }
+        // Between nodes, with a third node: the ping-pong of the same two ranks while the second streams bulk messages
+        // to the third, so that each reply waits behind the second's full queue (the loaded round trip).
+        if (link_class == LinkClass::inter_node && ring.size() >= 3 && wanted(options, NetworkOp::loaded_pingpong) &&
+            !loaded_pingpong_skipped(options))
+            for (double bytes : kLoadedPingpongBytes)
+                plan.push_back(network_item(ItemKind::point_to_point, NetworkOp::loaded_pingpong, TimingMode::latency, bytes,
+                                            link_class, 3, {ring[0], ring[1], ring[2]}));
         // The ring steps of the smaller collective groups too (the class's ranks among the first k): with
         // fewer ranks busy, a step can run faster on shared hosts and switches, and the simulator takes the
         // step timed with as many ranks as the ring it replays (Profile::point_to_point).
@@ -208,6 +218,17 @@ std::string bytes_text(double bytes) { return std::to_string(static_cast<long lo
 
 bool codec_skipped(const PlanOptions& options) { return options.gpu && wanted(options, ComputeOp::codec); }
 
+bool loaded_pingpong_skipped(const PlanOptions& options) { return options.gpu && wanted(options, NetworkOp::loaded_pingpong); }
+
+std::vector<std::string> left_out_of_plan(const PlanOptions& options) {
+    std::vector<std::string> out;
+    if (codec_skipped(options)) out.emplace_back("no GPU codec kernels yet: the plan leaves out the codec samples");
+    if (loaded_pingpong_skipped(options))
+        out.emplace_back("the loaded ping-pong times MPI messages behind an MPI stream, not NCCL's: the plan leaves out the "
+                         "loaded_pingpong samples");
+    return out;
+}
+
 std::string PlanItem::key() const {
     const std::string name(to_string(op));
     switch (kind) {
@@ -259,7 +280,7 @@ double bus_bandwidth_factor(NetworkOp op, int ranks) {
     const double n = ranks;
     if (op == NetworkOp::allreduce) return 2 * (n - 1) / n;
     if (op == NetworkOp::allgather || op == NetworkOp::reducescatter || op == NetworkOp::alltoall) return (n - 1) / n;
-    return 1;  // broadcast, sendrecv, exchange, pingpong
+    return 1;  // broadcast, sendrecv, exchange, pingpong, loaded_pingpong
 }
 
 }  // namespace dtsim::calibrate

@@ -148,6 +148,8 @@ CostModel::CostModel(const Scenario& scenario)
         const bool drifting = strategy.kind == StrategyKind::parameter_server &&
                               (strategy.sync == SyncMode::async || (strategy.sync == SyncMode::ssp && strategy.staleness > 0));
         if (!drifting) port_incast_ = inter_node_incast(*profile);
+        if (const auto round_trip = profile->loaded_round_trip_s(); drifting && round_trip)
+            port_join_ramp_ = JoinRamp{*round_trip};
     }
     compute_ = scenario.model.zoo ? zoo_rates(scenario, profile) : direct_rates(scenario, profile);
     if (profile && profile->compute) {

@@ -150,6 +150,26 @@ std::optional<LinkCost> Profile::link_cost(LinkClass link_class, int ring_member
     return fit ? cost_of(network, *fit) : std::nullopt;
 }
 
+namespace {
+
+// Twice a ping-pong fit's one-way time at its smallest calibrated size (its model's at 0 bytes where it kept no
+// measured points: datasheets), if there is the fit.
+std::optional<double> round_trip_s(const NetworkFit* ping_pong) {
+    if (!ping_pong) return std::nullopt;
+    return 2 * (ping_pong->measured.empty() ? ping_pong->model.seconds(0) : ping_pong->measured.front().second);
+}
+
+}  // namespace
+
+// The ping-pong's two ranks; the loaded one's third streams to the second (calibrate/plan.cpp).
+std::optional<double> Profile::loaded_round_trip_s() const {
+    return round_trip_s(find_fit(network, LinkClass::inter_node, NetworkOp::loaded_pingpong, TimingMode::latency, 3));
+}
+
+std::optional<double> Profile::idle_round_trip_s() const {
+    return round_trip_s(find_fit(network, LinkClass::inter_node, NetworkOp::pingpong, TimingMode::latency, 2));
+}
+
 std::map<int, LinkCost> Profile::ring_step_costs(LinkClass link_class) const {
     std::map<int, LinkCost> out;
     for (const auto& fit : network) {

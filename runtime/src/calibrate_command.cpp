@@ -137,19 +137,19 @@ int run_calibrate(const CalibrateOptions& options, const MpiContext& context) {
     plan_options.gpu = options.backend == "nccl";
     const auto plan = calibrate::make_plan(plan_options, context.node_of_rank());
     // Said on stderr, so that --print-plan's output stays one key per line.
-    auto say_codec_skipped = [&] {
-        if (calibrate::codec_skipped(plan_options) && context.rank() == 0)
-            std::cerr << "dtsim-runtime: no GPU codec kernels yet: the plan leaves out the codec samples\n";
+    auto say_left_out = [&] {
+        if (context.rank() == 0)
+            for (const auto& line : calibrate::left_out_of_plan(plan_options)) std::cerr << "dtsim-runtime: " << line << "\n";
     };
     if (options.print_plan) {
-        say_codec_skipped();
+        say_left_out();
         if (context.rank() == 0)
             for (const auto& item : plan) std::cout << item.key() << "\n";
         return exit_code::ok;
     }
 
     auto backend = make_backend(options.backend, context);  // BackendUnavailable: main says so
-    say_codec_skipped();
+    say_left_out();
     const std::filesystem::path directory(options.out);
     std::unique_ptr<SampleLog> log;
     on_rank_zero(context, [&] {

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "backend.hpp"
+#include "mpi_context.hpp"
 #include "dtsim/input_error.hpp"
 #include "dtsim/run_store.hpp"
 #include "subcommands.hpp"
@@ -44,6 +45,7 @@ int main(int argc, char** argv) {
     dtsim::runtime::add_measure_command(app, chosen);
     try {
         app.parse(argc, argv);
+        dtsim::runtime::emulated_ranks_per_node();  // refused here, before MPI starts, if malformed
     } catch (const CLI::ParseError& e) {
         const int code = app.exit(e);
         return code == 0 ? 0 : dtsim::exit_code::bad_input;

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "dtsim/median.hpp"
+#include "loaded_pingpong.hpp"
 #include "mpi_waiting.hpp"
 
 namespace dtsim::runtime {
@@ -57,7 +58,12 @@ int Microbenchmarks::iterations_for(double estimate_s, int minimum, int maximum)
 Measurement Microbenchmarks::run(const PlanItem& item) {
     switch (item.kind) {
         case ItemKind::collective: return group_operation(item);
-        case ItemKind::point_to_point: return item.network_op() == NetworkOp::pingpong ? pingpong(item) : group_operation(item);
+        case ItemKind::point_to_point:
+            switch (item.network_op()) {
+                case NetworkOp::pingpong: return pingpong(item);
+                case NetworkOp::loaded_pingpong: return loaded_pingpong(item);
+                default: return group_operation(item);
+            }
         default: return compute(item);
     }
 }
@@ -131,53 +137,107 @@ Measurement Microbenchmarks::group_operation(const PlanItem& item) {
     return out;
 }
 
+std::vector<double> Microbenchmarks::round_trips(bool initiator, int warmup, const std::function<void()>& round_trip,
+                                                 const std::function<int(int)>& agree) const {
+    for (int i = 0; i < warmup; ++i) round_trip();
+    const double t0 = now();
+    round_trip();
+    const int iterations = agree(initiator ? iterations_for(now() - t0, kMinNetworkIterations, 2000) : 0);
+    std::vector<double> times;
+    for (int i = 0; i < iterations; ++i) {
+        const double start = now();
+        round_trip();
+        times.push_back((now() - start) / 2);  // one way: half the round trip
+    }
+    return times;
+}
+
+Measurement Microbenchmarks::initiator_times(const std::vector<double>& times, int initiator_rank, int warmup) const {
+    Measurement out;
+    out.warmup = warmup;
+    out.iteration_times_s = context_.broadcast(times, initiator_rank);
+    out.iterations = static_cast<int>(out.iteration_times_s.size());
+    out.time_s = median(out.iteration_times_s);
+    return out;
+}
+
 Measurement Microbenchmarks::pingpong(const PlanItem& item) {
     auto& comm = *backend_.communicator;
     const auto bytes = static_cast<std::size_t>(item.bytes);
     const int me = context_.rank();
     const int initiator_rank = item.members.at(0);
     const int responder_rank = item.members.at(1);
-    auto round_trip = [&](int peer, bool initiator) {
-        if (initiator) {
-            comm.start_send(peer, bytes);
-            comm.synchronize();
-            comm.start_recv(peer, bytes);
-        } else {
-            comm.start_recv(peer, bytes);
-            comm.synchronize();
-            comm.start_send(peer, bytes);
-        }
-        comm.synchronize();
-    };
-
-    Measurement out;
-    out.warmup = 2;
+    constexpr int warmup = 2;
     std::vector<double> times;
     const IdleWaits idle(me != initiator_rank && me != responder_rank, kIdlePollS);
     if (me == initiator_rank || me == responder_rank) {
         const bool initiator = me == initiator_rank;
         const int peer = initiator ? responder_rank : initiator_rank;
-        for (int i = 0; i < out.warmup; ++i) round_trip(peer, initiator);
-        int iterations = 0;
-        if (initiator) {  // the initiator times one round trip and tells its peer how many to run
-            const double t0 = now();
-            round_trip(peer, true);
-            iterations = iterations_for(now() - t0, kMinNetworkIterations, 2000);
-            MPI_Send(&iterations, 1, MPI_INT, peer, 0, context_.world());
-        } else {
-            round_trip(peer, false);
-            MPI_Recv(&iterations, 1, MPI_INT, peer, 0, context_.world(), MPI_STATUS_IGNORE);
-        }
-        for (int i = 0; i < iterations; ++i) {
-            const double t0 = now();
-            round_trip(peer, initiator);
-            times.push_back((now() - t0) / 2);  // one way: half the round trip
-        }
+        auto round_trip = [&] {
+            if (initiator) {
+                comm.start_send(peer, bytes);
+                comm.synchronize();
+                comm.start_recv(peer, bytes);
+            } else {
+                comm.start_recv(peer, bytes);
+                comm.synchronize();
+                comm.start_send(peer, bytes);
+            }
+            comm.synchronize();
+        };
+        auto agree = [&](int iterations) {
+            if (initiator)
+                MPI_Send(&iterations, 1, MPI_INT, peer, 0, context_.world());
+            else
+                MPI_Recv(&iterations, 1, MPI_INT, peer, 0, context_.world(), MPI_STATUS_IGNORE);
+            return iterations;
+        };
+        times = round_trips(initiator, warmup, round_trip, agree);
     }
-    out.iteration_times_s = context_.broadcast(times, initiator_rank);
-    out.iterations = static_cast<int>(out.iteration_times_s.size());
-    out.time_s = median(out.iteration_times_s);
-    return out;
+    return initiator_times(times, initiator_rank, warmup);
+}
+
+Measurement Microbenchmarks::loaded_pingpong(const PlanItem& item) {
+    const int bytes = static_cast<int>(item.bytes);
+    const int me = context_.rank();
+    const int initiator_rank = item.members.at(0);
+    const int responder_rank = item.members.at(1);
+    const int sink_rank = item.members.at(2);
+    const MPI_Comm world = context_.world();
+    constexpr int warmup = 3;
+    std::vector<char> message(static_cast<size_t>(bytes)), reply(static_cast<size_t>(bytes));
+    std::vector<double> times;
+    // The sink only takes the stream in (socket buffers hold far more than a poll's worth of it): it leaves the
+    // cores to the timed ranks, as ranks left out do.
+    const IdleWaits idle(me != initiator_rank && me != responder_rank, kIdlePollS);
+    if (me == sink_rank) {
+        sink_bulk(responder_rank, world);
+    } else if (me == initiator_rank) {
+        auto round_trip = [&] {
+            sendrecv(message.data(), bytes, MPI_BYTE, responder_rank, kLoadedPingTag, reply.data(), bytes, MPI_BYTE, responder_rank,
+                     kLoadedPingTag, world);
+        };
+        auto agree = [&](int iterations) {
+            MPI_Send(&iterations, 1, MPI_INT, responder_rank, kLoadedCountTag, world);
+            return iterations;
+        };
+        times = round_trips(true, warmup, round_trip, agree);
+    } else if (me == responder_rank) {
+        BulkSender stream(sink_rank, world);
+        stream.wait_for_sent(2);  // the queue is full before the first ping is answered
+        auto round_trip = [&] {
+            stream.receive(message.data(), bytes, MPI_BYTE, initiator_rank, kLoadedPingTag);
+            stream.send(message.data(), bytes, MPI_BYTE, initiator_rank, kLoadedPingTag);
+        };
+        auto agree = [&](int) {
+            int iterations = 0;
+            stream.receive(&iterations, 1, MPI_INT, initiator_rank, kLoadedCountTag);
+            return iterations;
+        };
+        times = round_trips(false, warmup, round_trip, agree);
+        stream.finish();
+    }
+    return initiator_times(times, initiator_rank, warmup);
 }
 
 std::vector<double> Microbenchmarks::one_rank_at_a_time(const std::function<double()>& timed_run, int launches, int& iterations) {

@@ -5,6 +5,7 @@
 //               averaged over the taking-part ranks (nccl-tests' default `-a 1`);
 //   latency     one op at a time between barriers; per-op time = the slowest rank's (OSU-style);
 //   pingpong    one-way time = half a round trip, one message at a time (osu_latency);
+//   loaded_pingpong  the same while the responder streams bulk messages to a third rank (loaded_pingpong.hpp);
 //   sendrecv    nccl-tests' ring exchange: every member sends to the next and receives from the previous
 //               at once, back to back (throughput mode);
 //   compute     every rank runs its kernel at once (as in training); per-run time = the mean over ranks,
@@ -51,6 +52,14 @@ public:
 private:
     Measurement group_operation(const calibrate::PlanItem& item);  // collectives and the ring exchange
     Measurement pingpong(const calibrate::PlanItem& item);
+    Measurement loaded_pingpong(const calibrate::PlanItem& item);  // loaded_pingpong.hpp
+    /// A ping-pong's round trips on one of its two ranks: `warmup` untimed, one that sets the count (timed on the
+    /// initiator, whose count `agree` sends to the responder and returns on both), then that many timed ones, each
+    /// recorded as half the round trip (one way). Returns this rank's times.
+    std::vector<double> round_trips(bool initiator, int warmup, const std::function<void()>& round_trip,
+                                    const std::function<int(int)>& agree) const;
+    /// The measurement of a ping-pong: the initiator's times on every rank.
+    Measurement initiator_times(const std::vector<double>& times, int initiator_rank, int warmup) const;
     Measurement compute(const calibrate::PlanItem& item);
     /// Each rank in turn runs `timed_run` (a warm-up, then `iterations` timed runs) while the others wait
     /// asleep; rank 0's run after its warm-up sets `iterations` for all. Returns this rank's times.

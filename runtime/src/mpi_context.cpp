@@ -1,8 +1,12 @@
 #include "mpi_context.hpp"
 
+#include <climits>
+#include <cstdlib>
 #include <map>
+#include <optional>
 #include <stdexcept>
 
+#include "dtsim/input_error.hpp"
 #include "mpi_waiting.hpp"
 
 namespace dtsim::runtime {
@@ -26,6 +30,19 @@ std::vector<std::string> gather_host_names(MPI_Comm comm, int size) {
 }
 
 }  // namespace
+
+// DTSIM_RANKS_PER_NODE=K: every K consecutive ranks count as one node, whatever memory they share, so that the
+// ranks of one machine take the samples between nodes (tests/mpi; the messages still go through shared memory).
+std::optional<int> emulated_ranks_per_node() {
+    const char* text = std::getenv("DTSIM_RANKS_PER_NODE");
+    if (!text) return std::nullopt;
+    char* end = nullptr;
+    const long value = std::strtol(text, &end, 10);
+    if (end == text || *end != '\0' || value < 1 || value > INT_MAX)
+        throw InputError("DTSIM_RANKS_PER_NODE: expected a whole number of ranks of 1 or more, got '" +
+                         std::string(text) + "'");
+    return static_cast<int>(value);
+}
 
 MpiContext::MpiContext(int& argc, char**& argv, int thread_level) {
     int provided = 0;
@@ -51,6 +68,10 @@ MpiContext::MpiContext(int& argc, char**& argv, int thread_level) {
     std::map<int, int> dense;
     for (int l : leaders) dense.emplace(l, static_cast<int>(dense.size()));
     for (int l : leaders) node_of_rank_.push_back(dense.at(l));
+    if (const auto per_node = emulated_ranks_per_node()) {
+        for (int r = 0; r < size_; ++r) node_of_rank_[static_cast<size_t>(r)] = r / *per_node;
+        local_rank_ = rank_ % *per_node;
+    }
 }
 
 MpiContext::~MpiContext() { MPI_Finalize(); }

@@ -1,12 +1,17 @@
 #pragma once
 // The MPI control plane every backend shares: rank and size, node membership from the
 // shared-memory split, barriers, and combining per-rank measurements.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <mpi.h>
 
 namespace dtsim::runtime {
+
+/// DTSIM_RANKS_PER_NODE=K from the environment, if set: every K consecutive ranks count as one node (tests on
+/// one machine). Throws InputError naming the variable when it is not a whole number of 1 or more.
+std::optional<int> emulated_ranks_per_node();
 
 class MpiContext {
 public:
@@ -20,7 +25,8 @@ public:
     int rank() const { return rank_; }
     int size() const { return size_; }
     MPI_Comm world() const { return MPI_COMM_WORLD; }
-    /// Dense node index of every rank (ranks sharing memory are on one node), the same on all ranks.
+    /// Dense node index of every rank (ranks sharing memory are on one node; with DTSIM_RANKS_PER_NODE=K in the
+    /// environment, every K consecutive ranks, for tests on one machine), the same on all ranks.
     const std::vector<int>& node_of_rank() const { return node_of_rank_; }
     int nodes() const;
     int local_rank() const { return local_rank_; }

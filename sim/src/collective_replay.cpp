@@ -34,6 +34,7 @@ Collective collective_for(NetworkOp op, ReplayMode mode) {
         case NetworkOp::alltoall: return linear_alltoall;
         case NetworkOp::sendrecv:
         case NetworkOp::exchange:
+        case NetworkOp::loaded_pingpong:
         case NetworkOp::pingpong: break;
     }
     throw std::invalid_argument("cannot replay " + std::string(to_string(op)) + ": not a collective");

@@ -19,6 +19,7 @@
 #include "dtsim/sim/compression.hpp"
 #include "dtsim/sim/compute_schedule.hpp"
 #include "dtsim/sim/faults.hpp"
+#include "port_gate.hpp"
 #include "ps_sharding.hpp"
 #include "ps_striping.hpp"
 
@@ -90,6 +91,8 @@ public:
           seen_clock_(seen_.size(), ctx.cohort.first_iteration),
           reply_ready_(seen_.size(), 0.0) {
         if (ctx.platform.stripes_servers) group_.emplace(ctx.platform, *this, ctx.plan.buckets.size());
+        else if (const auto& ramp = ctx.costs.port_join_ramp())
+            gate_.emplace(*ramp, ctx.costs.nic().effective_bytes_per_second(), 2 * server_count());
         const auto bound = strategy_.sync == SyncMode::ssp ? std::optional<int>(strategy_.staleness) : std::nullopt;
         for (auto& server : servers_) {
             server.arrived.assign(ctx.plan.buckets.size(), 0);
@@ -104,6 +107,11 @@ public:
     /// Whether the servers are simulated as one striped group.
     bool striped() const { return group_.has_value(); }
     StripedServerGroup& group() { return *group_; }
+    /// The servers' ports as queues that flows join, where the cost model says so (not striped): server p's
+    /// way in is port `push_port(p)`, its way out `pull_port(p)`.
+    PortGate* gate() { return gate_ ? &*gate_ : nullptr; }
+    static int push_port(int p) { return 2 * p; }
+    static int pull_port(int p) { return 2 * p + 1; }
     /// Whether a synchronous round waits for every worker's push.
     bool full_rounds() const { return strategy_.backup_workers == 0; }
     sg4::Host* server_host(int p) const { return ctx_.platform.server_hosts[static_cast<size_t>(p)]; }
@@ -200,6 +208,7 @@ private:
     std::vector<int> seen_clock_;                // same index: the complete clock of what it pulled
     std::vector<double> reply_ready_;            // same index
     std::optional<StripedServerGroup> group_;
+    std::optional<PortGate> gate_;
 };
 
 // Records a span with explicit ends on every GPU of an endpoint, when it has a duration.
@@ -245,10 +254,18 @@ void push_bucket(SimulationContext& ctx, ParameterServers& ps, const Endpoint& e
         for (auto p = server_of.rbegin(); p != server_of.rend(); ++p) ps.shard_arrived(*p, endpoint.index, it, static_cast<int>(k));
         server_of.clear();
     } else {
-        for (int p : server_of) pushes.push_back(sg4::Comm::sendto_async(host, ps.server_host(p), static_cast<uint64_t>(ps.push_bytes(k))));
+        auto* gate = ps.gate();
+        // Ports free now first, so that waiting to join one does not hold back the others.
+        if (gate)
+            std::stable_partition(server_of.begin(), server_of.end(), [gate](int p) { return !gate->busy(ParameterServers::push_port(p)); });
+        for (int p : server_of) {
+            if (gate) gate->enter(ParameterServers::push_port(p));
+            pushes.push_back(sg4::Comm::sendto_async(host, ps.server_host(p), static_cast<uint64_t>(ps.push_bytes(k))));
+        }
     }
     while (!pushes.empty()) {
         const auto done = static_cast<size_t>(sg4::Comm::wait_any(pushes));
+        if (auto* gate = ps.gate()) gate->leave(ParameterServers::push_port(server_of[done]));
         ps.shard_arrived(server_of[done], endpoint.index, it, static_cast<int>(k));
         pushes.erase(pushes.begin() + static_cast<long>(done));
         server_of.erase(server_of.begin() + static_cast<long>(done));
@@ -324,12 +341,57 @@ void worker_actor(SimulationContext* ctx, std::shared_ptr<ParameterServers> ps, 
     state.finished = true;
 }
 
+// Replies that join a server's way out (PortGate), to one worker: an actor of their own sends them in order
+// (one mailbox carries them), waiting at the gate while the server's sender goes on with its other replies.
+// The actor is the cohort's, which a node failure ends.
+struct GatedSends {
+    struct Send {
+        int iteration;
+        int bucket;
+        double bytes;
+    };
+    std::deque<Send> queue;
+    sg4::ActorPtr actor;  // while it sends
+};
+
+void send_gated(SimulationContext& ctx, const std::shared_ptr<ParameterServers>& ps, const std::shared_ptr<GatedSends>& sends,
+                int server, int endpoint, GatedSends::Send send) {
+    sends->queue.push_back(send);
+    if (sends->actor) return;
+    auto body = [&ctx, ps, sends, server, endpoint] {
+        auto* gate = ps->gate();
+        const int port = ParameterServers::pull_port(server);
+        while (!sends->queue.empty()) {
+            const auto next = sends->queue.front();
+            sends->queue.pop_front();
+            gate->enter(port);
+            const double start = sg4::Engine::get_clock();
+            ps->pull_mailbox(server, endpoint)->put(&g_ps_token, static_cast<uint64_t>(next.bytes));
+            gate->leave(port);
+            ctx.recorder.add(Span{ctx.workers + server, Lane::comm, "send", next.iteration, next.bucket, start,
+                                  sg4::Engine::get_clock(), next.bytes});
+        }
+        sends->actor = nullptr;
+    };
+    sends->actor = sg4::Actor::create("ps-send-" + std::to_string(server) + ">" + std::to_string(endpoint), ps->server_host(server),
+                                      [&ctx, body] { run_in_epoch(ctx, body); });
+    ctx.cohort.actors.push_back(sends->actor);
+}
+
+void join_all(const std::vector<std::shared_ptr<GatedSends>>& gated) {
+    for (const auto& sends : gated)
+        if (auto actor = sends->actor) actor->join();
+}
+
 // Sends each aggregated (sync) or applied (async/ssp) bucket back: to every worker, or to the one that
 // pushed it. Replies are not waited for one by one, so a server's sends to many workers overlap.
 void server_sender_actor(SimulationContext* ctx, std::shared_ptr<ParameterServers> ps, int server, int slot) {
     auto& state = ctx->state(slot);
     const int server_rank = ctx->workers + server;
     auto& in_flight = ps->sends_in_flight(server);  // per-server flows only: a striped reply's worker records it
+    std::vector<std::shared_ptr<GatedSends>> gated;  // per endpoint, where sends join the server's way out
+    if (ps->gate())
+        for (size_t e = 0; e < ps->endpoints().size(); ++e) gated.push_back(std::make_shared<GatedSends>());
     auto record_finished = [&](bool wait) {
         for (auto it = in_flight.begin(); it != in_flight.end();) {
             if (wait) it->comm->wait();
@@ -362,15 +424,21 @@ void server_sender_actor(SimulationContext* ctx, std::shared_ptr<ParameterServer
                 ps->group().pull_started(e, reply.bucket, {comm, reply.iteration, reply.bucket, bytes});
                 continue;
             }
+            if (ps->gate()) {
+                send_gated(*ctx, ps, gated[static_cast<size_t>(e)], server, e, {reply.iteration, reply.bucket, bytes});
+                continue;
+            }
             in_flight.push_back({ps->pull_mailbox(server, e)->put_async(&g_ps_token, static_cast<uint64_t>(bytes)),
                                  reply.iteration, reply.bucket, bytes});
         }
         // A round's update goes to every worker at once; the next round's waits for it, which keeps the flows
         // in flight (and SimGrid's cost) down. Replies to single workers overlap.
         record_finished(ps->whole_round(reply));
+        if (ps->whole_round(reply)) join_all(gated);
     }
     state.waiting_for = "its parameter sends to complete";
     record_finished(true);
+    join_all(gated);
     state.finished = true;
 }
 

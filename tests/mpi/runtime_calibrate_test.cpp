@@ -223,6 +223,53 @@ TEST_CASE("the plan leaves the codec samples out on GPUs and says so", "[mpi][ca
     CHECK_THAT(result.output, !Catch::Contains("codec/"));
 }
 
+TEST_CASE("the loaded ping-pong between three nodes takes its samples, ends on every rank and fits", "[mpi][calibrate]") {
+    // DTSIM_RANKS_PER_NODE=1: each rank of this machine counts as a node of its own, so the plan has the items
+    // between nodes; `timeout`: a rank left waiting at the stream's end would hang the job (exit 124).
+    test::TempDir dir;
+    const auto out = dir.file("loaded");
+    auto calibrate = [&](const std::string& ops, bool resume) {
+        std::vector<std::string> args{"120", "mpirun", "--allow-run-as-root", "--oversubscribe", "-x", "DTSIM_RANKS_PER_NODE=1", "-np",
+                                      "3", test::runtime_executable(), "calibrate", "--backend", "mpi", "--out", out, "--ops", ops};
+        if (resume) args.push_back("--resume");
+        return test::run_command("timeout", args);
+    };
+    const auto result = calibrate("loaded_pingpong", false);
+    CAPTURE(result.output);
+    REQUIRE(result.exit_code == 0);
+    CHECK_THAT(result.output, Catch::Contains("# loaded_pingpong: 3 ranks on 3 node(s), inter_node"));
+    const auto samples = read_samples(out + "/samples.jsonl");
+    std::set<long long> sizes;
+    for (const auto& s : samples) {
+        CHECK(s.at("op") == "loaded_pingpong");
+        CHECK(s.at("mode") == "latency");
+        CHECK(s.at("link_class") == "inter_node");
+        CHECK(s.at("ranks") == 3);
+        CHECK(s.at("nodes") == 3);
+        CHECK(s.at("time_s").get<double>() > 0);
+        CHECK(s.at("iteration_times_s").size() >= 15);
+        for (const auto& t : s.at("iteration_times_s")) CHECK(t.get<double>() > 0);
+        sizes.insert(s.at("bytes").get<long long>());
+    }
+    CHECK(sizes == std::set<long long>{8, 1024, 16384, 65536});
+
+    // --resume adds the idle ping-pong beside it; the profile then has both round trips.
+    const auto resumed = calibrate("loaded_pingpong,pingpong", true);
+    CAPTURE(resumed.output);
+    REQUIRE(resumed.exit_code == 0);
+    CHECK_THAT(resumed.output, Catch::Contains("4 already there"));
+    const auto profile_path = dir.file("loaded.json");
+    const auto fit = test::run_command(test::dtsim_executable(), {"fit", out, "--out", profile_path});
+    CAPTURE(fit.output);
+    REQUIRE(fit.exit_code == 0);
+    CHECK_THAT(fit.output, Catch::Contains("behind a full queue (loaded_pingpong)"));
+    const auto profile = load_profile_file(profile_path);
+    REQUIRE(profile.loaded_round_trip_s());
+    REQUIRE(profile.idle_round_trip_s());
+    CHECK(*profile.loaded_round_trip_s() > 0);
+    CHECK(profile.point_to_point(LinkClass::inter_node)->op == NetworkOp::pingpong);
+}
+
 TEST_CASE("busbw factors are nccl-tests'", "[mpi][calibrate]") {
     CHECK(calibrate::bus_bandwidth_factor(NetworkOp::allreduce, 4) == Approx(1.5));
     CHECK(calibrate::bus_bandwidth_factor(NetworkOp::allgather, 4) == Approx(0.75));

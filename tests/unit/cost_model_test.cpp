@@ -145,9 +145,10 @@ TEST_CASE("every name table names each value once and reads it back", "[unit][vo
     // The enums' last values are in their tables: a value added without a name fails here.
     CHECK(kTopologyNames.name(Topology::torus) == "torus");
     CHECK(kAllReduceAlgorithmNames.name(AllReduceAlgorithm::direct) == "direct");
-    CHECK(kNetworkOpNames.name(NetworkOp::pingpong) == "pingpong");
+    CHECK(kNetworkOpNames.name(NetworkOp::loaded_pingpong) == "loaded_pingpong");
     CHECK(kCompressionKindNames.name(CompressionKind::powersgd) == "powersgd");
-    CHECK(kNetworkOpNames.choices() == "allreduce | allgather | reducescatter | broadcast | alltoall | sendrecv | exchange | pingpong");
+    CHECK(kNetworkOpNames.choices() ==
+          "allreduce | allgather | reducescatter | broadcast | alltoall | sendrecv | exchange | pingpong | loaded_pingpong");
 }
 
 TEST_CASE("training.optimizer: one memory-bound step over every parameter, none without it", "[unit][cost-model]") {

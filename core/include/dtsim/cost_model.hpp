@@ -15,6 +15,7 @@
 #include "dtsim/nccl_model.hpp"
 #include "dtsim/profile.hpp"
 #include "dtsim/scenario.hpp"
+#include "dtsim/tcp_join.hpp"
 
 namespace dtsim {
 
@@ -79,6 +80,11 @@ public:
     /// drift apart (asynchronous and stale-synchronous workers; docs/calibration.md, "Incast") or where
     /// nothing was calibrated.
     const IncastCurve& port_incast() const { return port_incast_; }
+    /// Where workers drift apart (asynchronous and stale-synchronous parameter servers) and the profile timed the
+    /// round trip behind a full queue: how a push entering a server's port that other pushes fill starts
+    /// (tcp_join.hpp). None otherwise: without the calibration, and where workers push together, whose port the
+    /// incast curve above describes, measured with senders that start together.
+    const std::optional<JoinRamp>& port_join_ramp() const { return port_join_ramp_; }
     /// Ports shared perfectly from now on: the replay of the very all-to-alls the incast was fitted from.
     void share_ports_perfectly() { port_incast_ = {}; }
 
@@ -111,6 +117,7 @@ private:
     std::vector<NetworkFit> calibrated_collectives_;
     std::optional<PairExchange> inter_node_exchange_;
     IncastCurve port_incast_;
+    std::optional<JoinRamp> port_join_ramp_;
     ComputeCosts compute_;
     std::vector<LayerWork> layers_;
     std::optional<LlmCosts> llm_;

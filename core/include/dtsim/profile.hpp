@@ -206,6 +206,13 @@ struct Profile {
     std::map<int, LinkCost> ring_step_costs(LinkClass link_class) const;
     /// The latency-mode `exchange` and `sendrecv` fits of a link class, when the profile has both.
     std::optional<PairExchange> pair_exchange(LinkClass link_class) const;
+    /// The round trip a small message takes behind a full queue (the loaded_pingpong fit: twice its one-way
+    /// time at its smallest calibrated size), if the profile has it.
+    std::optional<double> loaded_round_trip_s() const;
+    /// The round trip of a small message over an idle link (the inter_node pingpong fit, timed one at a time:
+    /// twice its one-way time at its smallest calibrated size), if the profile has it. The loaded round trip
+    /// less this one is the queueing delay a flow joining a busy link sees.
+    std::optional<double> idle_round_trip_s() const;
 };
 
 /// Versioned JSON text (stable key order). Loading validates every field and throws InputError naming

@@ -22,7 +22,8 @@ struct PlanItem {
     double bytes = 0;  // nccl-tests size semantics for collectives; message size for point-to-point
     int ranks = 0;     // collective: the first `ranks` ranks take part
     LinkClass link_class = LinkClass::intra_node;
-    std::vector<int> members;  // point-to-point: the ping-pong pair, the ring of sendrecv, the ranks exchange pairs
+    std::vector<int> members;  // point-to-point: the ping-pong pair (and the loaded one's sink), the ring of
+                               // sendrecv, the ranks exchange pairs
     bool sub_ring = false;     // sendrecv among part of the class: a smaller collective group's ring
     long long m = 0, n = 0, k = 0;  // gemm
     CodecKernel kernel = CodecKernel::fp16_encode;  // codec
@@ -67,5 +68,10 @@ inline constexpr int kCodecPowersgdFirstRank = 4;
 
 /// Whether the plan leaves out the codec samples it was asked for: no GPU codec kernels exist yet.
 bool codec_skipped(const PlanOptions& options);
+/// Whether the plan leaves out the loaded ping-pong it was asked for: on GPUs, whose collectives are NCCL's, the
+/// loaded ping-pong's MPI messages would cross another transport's queues.
+bool loaded_pingpong_skipped(const PlanOptions& options);
+/// What the plan leaves out of what it was asked for, one line each, for the calibration to say.
+std::vector<std::string> left_out_of_plan(const PlanOptions& options);
 
 }  // namespace dtsim::calibrate

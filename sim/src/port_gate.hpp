@@ -1,0 +1,34 @@
+#pragma once
+// Internal to the parameter-server actors: the servers' ports as TCP queues that a push joins (JoinRamp,
+// docs/architecture.md, "Flows joining a busy port").
+#include <simgrid/s4u/ConditionVariable.hpp>
+#include <simgrid/s4u/Mutex.hpp>
+
+#include <vector>
+
+#include "dtsim/tcp_join.hpp"
+
+namespace dtsim::sim {
+
+/// A flow entering a port that others fill waits, in its actor, until they have all left or its window
+/// carries its share of the port (the ramp's time), and then flows as SimGrid shares the link. While it
+/// waits, the few bytes its small windows send are left to after: the port carries the same bytes.
+class PortGate {
+public:
+    PortGate(JoinRamp ramp, double port_bytes_per_second, int ports);
+    /// Whether flows fill `port` now.
+    bool busy(int port) const { return flowing_[static_cast<size_t>(port)] > 0; }
+    /// Returns when a flow may start on `port`, counted in until it calls leave.
+    void enter(int port);
+    void leave(int port);
+
+private:
+    JoinRamp ramp_;
+    double port_bytes_per_second_;
+    std::vector<int> flowing_;  // per port
+    std::vector<int> joining_;  // per port: waiting in enter
+    simgrid::s4u::MutexPtr mutex_ = simgrid::s4u::Mutex::create();
+    simgrid::s4u::ConditionVariablePtr left_ = simgrid::s4u::ConditionVariable::create();
+};
+
+}  // namespace dtsim::sim

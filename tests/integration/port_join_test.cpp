@@ -1,0 +1,88 @@
+// A push that joins a server port other pushes fill starts after TCP's slow start behind the full queue
+// (tcp_join.hpp): closed forms on the ideal network with a profile that timed the loaded round trip.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <fstream>
+
+#include "dtsim/tcp_join.hpp"
+#include "test_support.hpp"
+
+namespace port_join_test {
+
+using namespace dtsim;
+
+namespace {
+
+constexpr double kBandwidth = 25e6;  // bytes/s: 200 Mbit/s
+constexpr double kLatency = 50e-6;
+constexpr double kLoadedRoundTrip = 0.1;
+
+Profile profile(bool loaded) {
+    auto p = test::pingpong_profile("port-join", LinkClass::inter_node, {{0, kLatency, kBandwidth}});
+    if (loaded)
+        p.network.push_back({NetworkOp::loaded_pingpong, TimingMode::latency, LinkClass::inter_node, 3, 3,
+                             {{{0, kLoadedRoundTrip / 2, kUnboundedBytesPerSecond}}}, {}, {}});
+    return p;
+}
+
+Run simulate(bool loaded, const std::string& sync, double gradient_bytes, int workers = 2, int iterations = 1,
+             const std::string& training_extra = "") {
+    test::TempDir dir;
+    const auto path = dir.file("profile.json");
+    std::ofstream(path) << profile_to_json(profile(loaded));
+    const std::string yaml = "name: join\nprofile: " + path +
+                             "\ncluster: {nodes: " + std::to_string(workers) + ", gpus_per_node: 1, gpu: cpu, fabric: {topology: star}, network_model: ideal}\n"
+                             "model: {gradient_bytes: " + std::to_string(gradient_bytes) +
+                             ", forward_time: 0s, backward_time: 0s, batch_per_gpu: 1, layers: 1}\n"
+                             "training:\n  iterations: " + std::to_string(iterations) + "\n  strategy: {kind: parameter-server, servers: 1, placement: dedicated, "
+                             "bucket: 1GB, aggregation_bandwidth: unlimited, sync: " + sync + "}\n" + training_extra;
+    return test::simulate_in_child(load_scenario_text(yaml, "join.yaml"));
+}
+
+double push_end(const Run& run, int rank) {
+    for (const auto& span : run.spans)
+        if (span.rank == rank && span.name == "push") return span.end_s;
+    FAIL("no push span on rank " << rank);
+    return 0;
+}
+
+}  // namespace
+
+TEST_CASE("asynchronous pushes into one port: the second waits for the first, closed form", "[integration][port-join]") {
+    const double bytes = 1e6;  // 40 ms alone; the joiner's ramp to half the port takes 0.64 s
+    const double alone = kLatency + bytes / kBandwidth;
+    const auto joined = simulate(true, "async", bytes);
+    CHECK(push_end(joined, 0) == Approx(alone).epsilon(1e-6));
+    CHECK(push_end(joined, 1) == Approx(2 * alone).epsilon(1e-6));
+    // Without the loaded round trip the two share the port from the start.
+    const auto shared = simulate(false, "async", bytes);
+    CHECK(push_end(shared, 0) == Approx(kLatency + 2 * bytes / kBandwidth).epsilon(1e-6));
+    CHECK(push_end(shared, 1) == Approx(kLatency + 2 * bytes / kBandwidth).epsilon(1e-6));
+}
+
+TEST_CASE("a push that joins a long one shares the port once its window carries half", "[integration][port-join]") {
+    const double bytes = 40e6;  // 1.6 s alone
+    const double ramp = kLoadedRoundTrip * std::log2(kBandwidth / 2 * kLoadedRoundTrip / kTcpInitialWindowBytes);
+    const auto run = simulate(true, "async", bytes);
+    // The first flows alone until the second's latency has passed after its ramp, then both at half the port.
+    const double first_end = ramp + kLatency + 2 * (bytes - ramp * kBandwidth) / kBandwidth;
+    CHECK(push_end(run, 0) == Approx(first_end).epsilon(1e-6));
+    // The second: its latency from the ramp's end, half the port until the first ends, then all of it.
+    const double sent_by_then = (first_end - ramp - kLatency) * kBandwidth / 2;
+    CHECK(push_end(run, 1) == Approx(first_end + (bytes - sent_by_then) / kBandwidth).epsilon(1e-6));
+}
+
+TEST_CASE("synchronous pushes keep the port's incast model: the loaded round trip changes nothing", "[integration][port-join]") {
+    CHECK(simulate(true, "sync", 1e6).summary.iteration_time_s == simulate(false, "sync", 1e6).summary.iteration_time_s);
+}
+
+TEST_CASE("pushes and sends waiting at a port end with the node that fails", "[integration][port-join][faults]") {
+    // Three workers push 1 MB (40 ms) each into one port; node 1 fails while two of them wait to join.
+    const auto run = simulate(true, "async", 1e6, 3, 4,
+                              "  stragglers: {node_failure: {node: 1, at: 10ms, recovery: drop}}\n");
+    CHECK(run.iterations.size() == 4);
+    CHECK(run.summary.iteration_time_s > 0);
+}
+
+}  // namespace port_join_test
