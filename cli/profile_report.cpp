@@ -60,8 +60,8 @@ void print_incast(std::ostream& out, const IncastCurve& incast) {
     table.print(out, "  ");
 }
 
-// The loaded round trip, and beside it the idle one: their difference is the queueing delay a flow joining a busy link
-// waits per round trip while its window grows.
+// The loaded round trip, over which a flow joining a busy link grows its window (tcp_join.hpp), and beside it the
+// idle one: their difference is the queue.
 void print_round_trips(std::ostream& out, const Profile& profile) {
     const auto loaded = profile.loaded_round_trip_s();
     if (!loaded) return;

@@ -433,8 +433,9 @@ void server_sender_actor(SimulationContext* ctx, std::shared_ptr<ParameterServer
         }
         // A round's update goes to every worker at once; the next round's waits for it, which keeps the flows
         // in flight (and SimGrid's cost) down. Replies to single workers overlap.
-        record_finished(ps->whole_round(reply));
-        if (ps->whole_round(reply)) join_all(gated);
+        const bool round = ps->whole_round(reply);
+        record_finished(round);
+        if (round) join_all(gated);
     }
     state.waiting_for = "its parameter sends to complete";
     record_finished(true);

@@ -210,8 +210,8 @@ struct Profile {
     /// time at its smallest calibrated size), if the profile has it.
     std::optional<double> loaded_round_trip_s() const;
     /// The round trip of a small message over an idle link (the inter_node pingpong fit, timed one at a time:
-    /// twice its one-way time at its smallest calibrated size), if the profile has it. The loaded round trip
-    /// less this one is the queueing delay a flow joining a busy link sees.
+    /// twice its one-way time at its smallest calibrated size), if the profile has it: printed beside the loaded
+    /// one, whose excess over it is the queue.
     std::optional<double> idle_round_trip_s() const;
 };
 
