@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <filesystem>
 #include <iterator>
 #include <limits>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -497,5 +500,24 @@ Profile profile_from_json(const std::string& text, const std::string& file_label
 }
 
 Profile load_profile_file(const std::string& path) { return profile_from_json(read_text_file(path), path); }
+
+std::shared_ptr<const Profile> load_shared_profile_file(const std::string& path) {
+    struct Entry {
+        std::filesystem::file_time_type modified;
+        std::uintmax_t size = 0;
+        std::shared_ptr<const Profile> profile;
+    };
+    static std::mutex mutex;
+    static std::map<std::string, Entry> parsed;
+    std::error_code error;
+    const auto modified = std::filesystem::last_write_time(path, error);
+    const auto size = error ? 0 : std::filesystem::file_size(path, error);
+    if (error) return std::make_shared<const Profile>(load_profile_file(path));  // its own message for a missing file
+    const std::lock_guard lock(mutex);
+    auto& entry = parsed[path];
+    if (!entry.profile || entry.modified != modified || entry.size != size)
+        entry = Entry{modified, size, std::make_shared<const Profile>(load_profile_file(path))};
+    return entry.profile;
+}
 
 }  // namespace dtsim

@@ -565,7 +565,7 @@ Scenario build_scenario(YAML::Node root, std::shared_ptr<DocumentSource> source,
     if (doc.has("description")) scenario.description = doc.text("description");
     if (doc.has("profile")) {
         const auto path = resolve_profile_path(doc, source->file);
-        auto profile = std::make_shared<const Profile>(load_profile_file(path.string()));
+        auto profile = load_shared_profile_file(path.string());
         scenario.profile = ProfileReference{path.string(), profile->name, profile->source, profile};
     }
     scenario.cluster = read_cluster(doc, scenario.profile.has_value());

@@ -165,6 +165,20 @@ TEST_CASE("profile JSON round-trips every field exactly", "[unit][profile]") {
         check_equal(load_profile_file(dir.file("p.json")), original);
         CHECK_THROWS_WITH(load_profile_file(dir.file("absent.json")), Catch::Contains("absent.json"));
     }
+    SECTION("shared while the file is unchanged, read again when it changes") {
+        test::TempDir dir;
+        write_file(dir.file("p.json"), text);
+        const auto first = load_shared_profile_file(dir.file("p.json"));
+        check_equal(*first, original);
+        CHECK(load_shared_profile_file(dir.file("p.json")) == first);
+        auto renamed = original;
+        renamed.name = original.name + "-rewritten";
+        write_file(dir.file("p.json"), profile_to_json(renamed));
+        const auto second = load_shared_profile_file(dir.file("p.json"));
+        CHECK(second != first);
+        check_equal(*second, renamed);
+        CHECK_THROWS_WITH(load_shared_profile_file(dir.file("absent.json")), Catch::Contains("absent.json"));
+    }
 }
 
 TEST_CASE("a link cost follows its curve where it is faster than the link, and a pass's first step from idle",

@@ -3,6 +3,7 @@
 // fitted from calibration samples (`dtsim fit`), or derived from datasheets and labelled so.
 // It is versioned JSON; a scenario's `profile:` key makes the simulator use it instead of presets.
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -220,5 +221,8 @@ struct Profile {
 std::string profile_to_json(const Profile& profile);
 Profile profile_from_json(const std::string& text, const std::string& file_label);
 Profile load_profile_file(const std::string& path);
+/// The same, parsed once per process while the file keeps its size and modification time: the scenarios that
+/// name one profile (a sweep's points, validate's scenarios, a draw's records) share it.
+std::shared_ptr<const Profile> load_shared_profile_file(const std::string& path);
 
 }  // namespace dtsim
