@@ -70,11 +70,12 @@ class TopkEncode : public Kernel {
 public:
     explicit TopkEncode(std::size_t elements)
         : values_(gradients(elements, 0)), kept_(topk_count(elements, calibrate::kCodecTopkRatio)) {}
-    void start() override { topk_encode(values_, kept_, nullptr, selected_); }
+    void start() override { topk_encode(values_, kept_, nullptr, workspace_, selected_); }
 
 private:
     std::vector<float> values_;
     std::size_t kept_;
+    TopkWorkspace workspace_;
     std::vector<SparseEntry> selected_;
 };
 
@@ -84,8 +85,9 @@ public:
     explicit TopkDecode(std::size_t elements) : values_(elements) {
         const auto kept = topk_count(elements, calibrate::kCodecTopkRatio);
         std::vector<SparseEntry> block;
+        TopkWorkspace workspace;
         for (int worker = 0; worker < calibrate::kCodecTopkDecodeBlocks; ++worker) {
-            topk_encode(gradients(elements, worker), kept, nullptr, block);
+            topk_encode(gradients(elements, worker), kept, nullptr, workspace, block);
             gathered_.insert(gathered_.end(), block.begin(), block.end());
         }
     }

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <limits>
+#include <set>
 
 #include "gradient_data.hpp"
 #include "half_precision.hpp"
@@ -89,21 +90,30 @@ TEST_CASE("top-k keeps the largest magnitudes exactly, and error feedback keeps 
     CHECK(topk_count(1000, 1e-9) == 1);
     std::vector<SparseEntry> kept;
     std::vector<float> residual;
-    topk_encode(values, 3, &residual, kept);
+    TopkWorkspace workspace;
+    topk_encode(values, 3, &residual, workspace, kept);
     std::vector<float> decoded(values.size());
     topk_decode_sum(kept, decoded);
     CHECK(decoded == std::vector<float>{0, -4.0f, 0, 3.0f, 0, 2.0f});
     CHECK(residual == std::vector<float>{0.5f, 0, 1.0f, 0, -0.25f, 0});
     // The residual joins the next gradient: with a zero gradient, the largest leftover goes out next.
-    topk_encode(std::vector<float>(values.size(), 0.0f), 1, &residual, kept);
+    topk_encode(std::vector<float>(values.size(), 0.0f), 1, &residual, workspace, kept);
     REQUIRE(kept.size() == 1);
     CHECK(kept[0].index == 2);
     CHECK(kept[0].value == 1.0f);
 
+    SECTION("a bucket's next encode reuses the memory of the last: no allocation, so no page faults timed") {
+        const std::set<const float*> buffers{residual.data(), workspace.corrected.data()};
+        const auto* order = workspace.order.data();
+        topk_encode(values, 2, &residual, workspace, kept);
+        CHECK(std::set<const float*>{residual.data(), workspace.corrected.data()} == buffers);
+        CHECK(workspace.order.data() == order);
+        CHECK(kept.size() == 2);
+    }
     SECTION("dropping loses at most (1 - k/n) of the squared norm, and sums add every worker's pairs") {
         std::vector<float> v(1000);
         for (size_t i = 0; i < v.size(); ++i) v[i] = std::sin(static_cast<float>(i) * 0.7f) * static_cast<float>(i % 13);
-        topk_encode(v, 100, nullptr, kept);
+        topk_encode(v, 100, nullptr, workspace, kept);
         std::vector<float> sparse(v.size());
         topk_decode_sum(kept, sparse);
         double dropped = 0, total = 0;

@@ -59,6 +59,8 @@ struct CodecState {
     std::vector<std::vector<float>> residuals;  // error feedback
     std::vector<std::vector<std::uint16_t>> halves;
     std::vector<SparseEntry> selected, gathered;
+    TopkWorkspace topk;
+    Int8RingBuffers int8_ring;
     std::vector<unsigned char> blocks;
     std::vector<std::vector<float>> low_rank_q;  // PowerSGD's Q per bucket, warm-started
     std::vector<float> matrix, low_rank_p, approximation;
@@ -93,9 +95,9 @@ void sync_fp16(const BucketStep& step, CodecState& state, double bucket_bytes) {
 }
 
 // Quantization is inside the ring: each step quantizes what it sends.
-void sync_int8(const BucketStep& step) {
+void sync_int8(const BucketStep& step, CodecState& state) {
     step.timed(Lane::comm, "allreduce", static_cast<double>(step.values.size()) + 4,
-               [&] { ring_allreduce_int8(step.values, step.setup.worker_comm, step.k); });
+               [&] { ring_allreduce_int8(step.values, step.setup.worker_comm, step.k, state.int8_ring); });
 }
 
 // (index, value) pairs cannot be summed in place: every rank gathers everyone's.
@@ -104,7 +106,7 @@ void sync_topk(const BucketStep& step, CodecState& state, const CompressionSpec&
     const auto kept = topk_count(step.values.size(), compression.ratio);
     const std::size_t block_bytes = kept * sizeof(SparseEntry);
     auto* residual = compression.error_feedback ? &state.residuals[step.bucket()] : nullptr;
-    step.timed(Lane::compute, "encode", 0, [&] { topk_encode(step.values, kept, residual, state.selected); });
+    step.timed(Lane::compute, "encode", 0, [&] { topk_encode(step.values, kept, residual, state.topk, state.selected); });
     state.blocks.resize(block_bytes * static_cast<size_t>(setup.workers));
     std::memcpy(state.blocks.data() + block_bytes * static_cast<size_t>(setup.rank), state.selected.data(), block_bytes);
     step.timed(Lane::comm, "allgather", static_cast<double>(block_bytes),
@@ -161,7 +163,7 @@ void run_allreduce_worker(MeasureSetup& setup) {
         const BucketStep step{setup, iteration, k, values};
         switch (compression.kind) {
             case CompressionKind::fp16: sync_fp16(step, codecs, buckets[b].bytes); break;
-            case CompressionKind::int8: sync_int8(step); break;
+            case CompressionKind::int8: sync_int8(step, codecs); break;
             case CompressionKind::topk: sync_topk(step, codecs, compression); break;
             case CompressionKind::powersgd: sync_powersgd(step, codecs, compression); break;
             case CompressionKind::none: sync_uncompressed(step, buckets[b].bytes); break;

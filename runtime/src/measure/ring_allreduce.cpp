@@ -102,7 +102,7 @@ void ring_allgather(std::vector<unsigned char>& blocks, std::size_t block_bytes,
     ring_allgather(blocks.data(), block_bytes, comm, tag);
 }
 
-void ring_allreduce_int8(std::vector<float>& values, MPI_Comm comm, int tag) {
+void ring_allreduce_int8(std::vector<float>& values, MPI_Comm comm, int tag, Int8RingBuffers& buffers) {
     int rank = 0, size = 1;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
@@ -112,7 +112,9 @@ void ring_allreduce_int8(std::vector<float>& values, MPI_Comm comm, int tag) {
     auto first = [&](int chunk) { return chunk_of(chunk) * n / w; };
     auto count = [&](int chunk) { return (chunk_of(chunk) + 1) * n / w - chunk_of(chunk) * n / w; };
     const int right = (rank + 1) % size, left = (rank - 1 + size) % size;
-    std::vector<unsigned char> outgoing(int8_message_bytes(n / w + 1)), incoming(outgoing.size());
+    auto &outgoing = buffers.outgoing, &incoming = buffers.incoming;
+    outgoing.resize(int8_message_bytes(n / w + 1));
+    incoming.resize(outgoing.size());
     auto exchange = [&](int send_chunk, int receive_chunk) {
         const auto out_bytes = int8_message_bytes(count(send_chunk)), in_bytes = int8_message_bytes(count(receive_chunk));
         sendrecv(outgoing.data(), static_cast<int>(out_bytes), MPI_BYTE, right, tag, incoming.data(), static_cast<int>(in_bytes),

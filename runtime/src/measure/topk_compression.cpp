@@ -11,13 +11,16 @@ std::size_t topk_count(std::size_t elements, double ratio) {
     return std::clamp<std::size_t>(k, 1, elements);
 }
 
-void topk_encode(const std::vector<float>& values, std::size_t k, std::vector<float>* residual, std::vector<SparseEntry>& out) {
-    std::vector<float> corrected = values;
+void topk_encode(const std::vector<float>& values, std::size_t k, std::vector<float>* residual, TopkWorkspace& workspace,
+                 std::vector<SparseEntry>& out) {
+    auto& corrected = workspace.corrected;
+    corrected.assign(values.begin(), values.end());
     if (residual) {
         residual->resize(values.size(), 0.0f);
         for (std::size_t i = 0; i < values.size(); ++i) corrected[i] += (*residual)[i];
     }
-    std::vector<std::uint32_t> order(values.size());
+    auto& order = workspace.order;
+    order.resize(values.size());
     std::iota(order.begin(), order.end(), 0u);
     // Ties broken by index, so that every rank selects alike from equal data.
     auto larger = [&](std::uint32_t a, std::uint32_t b) {
@@ -28,7 +31,7 @@ void topk_encode(const std::vector<float>& values, std::size_t k, std::vector<fl
     out.clear();
     for (std::size_t i = 0; i < k; ++i) out.push_back({order[i], corrected[order[i]]});
     if (!residual) return;
-    *residual = std::move(corrected);
+    std::swap(*residual, corrected);  // the old residual's memory is the next call's scratch
     for (const auto& e : out) (*residual)[e.index] = 0.0f;
 }
 

@@ -17,8 +17,16 @@ static_assert(sizeof(SparseEntry) == 8, "sent as raw bytes: 4-byte index, 4-byte
 /// round(ratio × elements), at least 1 and at most `elements`.
 std::size_t topk_count(std::size_t elements, double ratio);
 
+/// An encoder's scratch, kept between calls as a framework keeps a GPU kernel's workspace: allocating it per
+/// call would time the operating system's page faults (docs/fidelity.md, "Top-k's page faults").
+struct TopkWorkspace {
+    std::vector<float> corrected;
+    std::vector<std::uint32_t> order;
+};
+
 /// Selects the k largest magnitudes of values (+ residual when given); the residual becomes what was left.
-void topk_encode(const std::vector<float>& values, std::size_t k, std::vector<float>* residual, std::vector<SparseEntry>& out);
+void topk_encode(const std::vector<float>& values, std::size_t k, std::vector<float>* residual, TopkWorkspace& workspace,
+                 std::vector<SparseEntry>& out);
 
 /// `values` becomes the sum of every entry in `entries` (zero elsewhere).
 void topk_decode_sum(const std::vector<SparseEntry>& entries, std::vector<float>& values);
