@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "../mpi_waiting.hpp"
+#include "receive_scratch.hpp"
 #include "dtsim/collective_trees.hpp"
 
 namespace dtsim::runtime {
@@ -49,11 +50,13 @@ public:
     void run() {
         for (int t = 0; t < 2; ++t) {
             auto& tree = trees_[static_cast<size_t>(t)];
-            tree.from_children.assign(tree.links.children.size(), std::vector<Element>(tree.half.count));
-            for (size_t c = 0; c < tree.links.children.size(); ++c)
+            tree.from_children.clear();
+            for (size_t c = 0; c < tree.links.children.size(); ++c) {
+                tree.from_children.push_back(receive_scratch<Element>(2 * static_cast<size_t>(t) + c, tree.half.count));
                 post(t, Step::from_child, static_cast<int>(c), [&](MPI_Request* r) {
-                    MPI_Irecv(tree.from_children[c].data(), count(tree), type_, tree.links.children[c], tree.tag, comm_, r);
+                    MPI_Irecv(tree.from_children[c], count(tree), type_, tree.links.children[c], tree.tag, comm_, r);
                 });
+            }
             if (tree.links.children.empty()) reduced(t);
         }
         while (pending_ > 0) {
@@ -63,7 +66,7 @@ public:
             const auto [t, step, child] = steps_[done];
             auto& tree = trees_[static_cast<size_t>(t)];
             if (step == Step::from_child) {
-                add_(data_ + tree.half.first, tree.from_children[static_cast<size_t>(child)].data(), tree.half.count);
+                add_(data_ + tree.half.first, tree.from_children[static_cast<size_t>(child)], tree.half.count);
                 if (++tree.heard == tree.links.children.size()) reduced(t);
             } else if (step == Step::to_parent) {
                 // Posted once the send is done: the parent's total then lands in the buffer just sent.
@@ -82,7 +85,7 @@ private:
         TreeLinks links;
         Range half;
         int tag = 0;
-        std::vector<std::vector<Element>> from_children;
+        std::vector<Element*> from_children;  // receive_scratch slots 2t and 2t + 1
         std::size_t heard = 0;
     };
 
@@ -146,10 +149,10 @@ void halving_doubling_allreduce(Element* data, std::size_t n, MPI_Datatype type,
         return;
     }
     const bool folds_in = p < 2 * extra;
-    std::vector<Element> incoming(n);
+    Element* const incoming = receive_scratch<Element>(0, n);
     if (folds_in) {
-        receive(incoming.data(), static_cast<int>(n), type, p - 1, tag, comm);
-        add(data, incoming.data(), n);
+        receive(incoming, static_cast<int>(n), type, p - 1, tag, comm);
+        add(data, incoming, n);
     }
     const int me = folds_in ? p / 2 : p - extra;  // position among the power-of-two ranks that remain
     auto partner = [&](int mask) {
@@ -163,9 +166,9 @@ void halving_doubling_allreduce(Element* data, std::size_t n, MPI_Datatype type,
         const Range lower{whole.first, whole.count / 2}, upper{whole.first + whole.count / 2, whole.count - whole.count / 2};
         const bool keep_lower = (me & mask) == 0;
         const Range keep = keep_lower ? lower : upper, give = keep_lower ? upper : lower;
-        sendrecv(data + give.first, static_cast<int>(give.count), type, partner(mask), tag, incoming.data(),
+        sendrecv(data + give.first, static_cast<int>(give.count), type, partner(mask), tag, incoming,
                  static_cast<int>(keep.count), type, partner(mask), tag, comm);
-        add(data + keep.first, incoming.data(), keep.count);
+        add(data + keep.first, incoming, keep.count);
         ranges.push_back(keep);
     }
     // Doubling: swap complete ranges with the same partners in reverse order.
@@ -194,16 +197,16 @@ void direct_allreduce(Element* data, std::size_t n, MPI_Datatype type, AddInto<E
     auto source = [&](int step) { return (p - step + w) % w; };
     const Range own = chunk(p);
     // Reduce-scatter: chunk j goes to rank j; this rank sums every copy of its own chunk.
-    std::vector<Element> incoming(own.count * (width - 1));
+    Element* const incoming = receive_scratch<Element>(0, own.count * (width - 1));
     std::vector<MPI_Request> requests(2 * (width - 1), MPI_REQUEST_NULL);
     for (int step = 1; step < w; ++step) {
         const auto s = static_cast<std::size_t>(step - 1);
-        MPI_Irecv(incoming.data() + s * own.count, static_cast<int>(own.count), type, source(step), tag, comm, &requests[s]);
+        MPI_Irecv(incoming + s * own.count, static_cast<int>(own.count), type, source(step), tag, comm, &requests[s]);
         const Range theirs = chunk(peer(step));
         MPI_Isend(data + theirs.first, static_cast<int>(theirs.count), type, peer(step), tag, comm, &requests[width - 1 + s]);
     }
     wait_all(requests);
-    for (std::size_t s = 0; s + 1 < width; ++s) add(data + own.first, incoming.data() + s * own.count, own.count);
+    for (std::size_t s = 0; s + 1 < width; ++s) add(data + own.first, incoming + s * own.count, own.count);
     // All-gather: the complete chunk to every rank, each rank's complete chunk from it.
     for (int step = 1; step < w; ++step) {
         const auto s = static_cast<std::size_t>(step - 1);

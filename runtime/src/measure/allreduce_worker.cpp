@@ -60,7 +60,6 @@ struct CodecState {
     std::vector<std::vector<std::uint16_t>> halves;
     std::vector<SparseEntry> selected, gathered;
     TopkWorkspace topk;
-    Int8RingBuffers int8_ring;
     std::vector<unsigned char> blocks;
     std::vector<std::vector<float>> low_rank_q;  // PowerSGD's Q per bucket, warm-started
     std::vector<float> matrix, low_rank_p, approximation;
@@ -95,9 +94,9 @@ void sync_fp16(const BucketStep& step, CodecState& state, double bucket_bytes) {
 }
 
 // Quantization is inside the ring: each step quantizes what it sends.
-void sync_int8(const BucketStep& step, CodecState& state) {
+void sync_int8(const BucketStep& step) {
     step.timed(Lane::comm, "allreduce", static_cast<double>(step.values.size()) + 4,
-               [&] { ring_allreduce_int8(step.values, step.setup.worker_comm, step.k, state.int8_ring); });
+               [&] { ring_allreduce_int8(step.values, step.setup.worker_comm, step.k); });
 }
 
 // (index, value) pairs cannot be summed in place: every rank gathers everyone's.
@@ -163,7 +162,7 @@ void run_allreduce_worker(MeasureSetup& setup) {
         const BucketStep step{setup, iteration, k, values};
         switch (compression.kind) {
             case CompressionKind::fp16: sync_fp16(step, codecs, buckets[b].bytes); break;
-            case CompressionKind::int8: sync_int8(step, codecs); break;
+            case CompressionKind::int8: sync_int8(step); break;
             case CompressionKind::topk: sync_topk(step, codecs, compression); break;
             case CompressionKind::powersgd: sync_powersgd(step, codecs, compression); break;
             case CompressionKind::none: sync_uncompressed(step, buckets[b].bytes); break;

@@ -5,6 +5,7 @@
 #include "allreduce_algorithms.hpp"
 #include "half_precision.hpp"
 #include "int8_quantization.hpp"
+#include "receive_scratch.hpp"
 #include "../mpi_waiting.hpp"
 
 namespace dtsim::runtime {
@@ -27,12 +28,12 @@ void ring(Element* data, std::size_t n, MPI_Datatype type, AddInto add_into, MPI
     const int right = (rank + 1) % size, left = (rank - 1 + size) % size;
     // Step s of the reduce-scatter sends chunk rank - s and adds the left neighbour's chunk rank - s - 1.
     if (phases != Phases::allgather) {
-        std::vector<Element> incoming(n / w + 1);
+        Element* const incoming = receive_scratch<Element>(0, n / w + 1);
         for (int s = 0; s < size - 1; ++s) {
             const int send_chunk = rank - s, receive_chunk = rank - s - 1;
-            sendrecv(data + first(send_chunk), count(send_chunk), type, right, tag, incoming.data(), count(receive_chunk),
+            sendrecv(data + first(send_chunk), count(send_chunk), type, right, tag, incoming, count(receive_chunk),
                          type, left, tag, comm);
-            add_into(data + first(receive_chunk), incoming.data(), static_cast<std::size_t>(count(receive_chunk)));
+            add_into(data + first(receive_chunk), incoming, static_cast<std::size_t>(count(receive_chunk)));
         }
     }
     if (phases == Phases::reduce_scatter) return;
@@ -102,7 +103,7 @@ void ring_allgather(std::vector<unsigned char>& blocks, std::size_t block_bytes,
     ring_allgather(blocks.data(), block_bytes, comm, tag);
 }
 
-void ring_allreduce_int8(std::vector<float>& values, MPI_Comm comm, int tag, Int8RingBuffers& buffers) {
+void ring_allreduce_int8(std::vector<float>& values, MPI_Comm comm, int tag) {
     int rank = 0, size = 1;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
@@ -112,28 +113,28 @@ void ring_allreduce_int8(std::vector<float>& values, MPI_Comm comm, int tag, Int
     auto first = [&](int chunk) { return chunk_of(chunk) * n / w; };
     auto count = [&](int chunk) { return (chunk_of(chunk) + 1) * n / w - chunk_of(chunk) * n / w; };
     const int right = (rank + 1) % size, left = (rank - 1 + size) % size;
-    auto &outgoing = buffers.outgoing, &incoming = buffers.incoming;
-    outgoing.resize(int8_message_bytes(n / w + 1));
-    incoming.resize(outgoing.size());
+    const auto message_bytes = int8_message_bytes(n / w + 1);
+    unsigned char* outgoing = receive_scratch<unsigned char>(0, message_bytes);
+    unsigned char* incoming = receive_scratch<unsigned char>(1, message_bytes);
     auto exchange = [&](int send_chunk, int receive_chunk) {
         const auto out_bytes = int8_message_bytes(count(send_chunk)), in_bytes = int8_message_bytes(count(receive_chunk));
-        sendrecv(outgoing.data(), static_cast<int>(out_bytes), MPI_BYTE, right, tag, incoming.data(), static_cast<int>(in_bytes),
+        sendrecv(outgoing, static_cast<int>(out_bytes), MPI_BYTE, right, tag, incoming, static_cast<int>(in_bytes),
                      MPI_BYTE, left, tag, comm);
     };
     for (int s = 0; s < size - 1; ++s) {
         const int send_chunk = rank - s, receive_chunk = rank - s - 1;
-        quantize_int8(values.data() + first(send_chunk), count(send_chunk), outgoing.data());
+        quantize_int8(values.data() + first(send_chunk), count(send_chunk), outgoing);
         exchange(send_chunk, receive_chunk);
-        dequantize_int8(incoming.data(), count(receive_chunk), values.data() + first(receive_chunk), true);
+        dequantize_int8(incoming, count(receive_chunk), values.data() + first(receive_chunk), true);
     }
     // This rank's complete chunk goes out quantized once; it keeps the same rounded values as everyone else.
     const int complete = rank + 1;
-    quantize_int8(values.data() + first(complete), count(complete), outgoing.data());
-    dequantize_int8(outgoing.data(), count(complete), values.data() + first(complete), false);
+    quantize_int8(values.data() + first(complete), count(complete), outgoing);
+    dequantize_int8(outgoing, count(complete), values.data() + first(complete), false);
     for (int s = 0; s < size - 1; ++s) {
         const int receive_chunk = rank - s;
         exchange(rank + 1 - s, receive_chunk);
-        dequantize_int8(incoming.data(), count(receive_chunk), values.data() + first(receive_chunk), false);
+        dequantize_int8(incoming, count(receive_chunk), values.data() + first(receive_chunk), false);
         std::swap(outgoing, incoming);  // pass the very message on
     }
 }

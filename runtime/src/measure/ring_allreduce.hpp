@@ -41,10 +41,6 @@ void allreduce_sum_half(std::vector<std::uint16_t>& values, const AllReduceGroup
 /// fp32 values sent as int8 with a scale per message (int8_quantization.hpp): the reduce-scatter
 /// quantizes each partial sum it passes on and adds in fp32; the all-gather quantizes each complete chunk
 /// once and passes the same message around, so that every rank ends with the same values.
-/// Its two message buffers, kept by the caller so that every bucket reuses them (no page faults per call).
-struct Int8RingBuffers {
-    std::vector<unsigned char> outgoing, incoming;
-};
-void ring_allreduce_int8(std::vector<float>& values, MPI_Comm comm, int tag, Int8RingBuffers& buffers);
+void ring_allreduce_int8(std::vector<float>& values, MPI_Comm comm, int tag);
 
 }  // namespace dtsim::runtime

@@ -18,7 +18,7 @@ static_assert(sizeof(SparseEntry) == 8, "sent as raw bytes: 4-byte index, 4-byte
 std::size_t topk_count(std::size_t elements, double ratio);
 
 /// An encoder's scratch, kept between calls as a framework keeps a GPU kernel's workspace: allocating it per
-/// call would time the operating system's page faults (docs/fidelity.md, "Top-k's page faults").
+/// call would time the operating system's page faults (docs/fidelity.md, "Page faults in the measured runs").
 struct TopkWorkspace {
     std::vector<float> corrected;
     std::vector<std::uint32_t> order;
