@@ -34,7 +34,8 @@ TEST_CASE("every shipped scenario simulates", "[integration][cli]") {
     for (const auto& entry : std::filesystem::directory_iterator(test::source_dir() / "scenarios")) {
         if (entry.path().extension() != ".yaml" || test::is_advise_study(entry.path())) continue;  // `dtsim advise` reads those
         CAPTURE(entry.path().string());
-        if (load_scenario_file(entry.path().string()).cluster.gpus() > kMostGpusSimulated) continue;
+        constexpr bool kBounded = kMostGpusSimulated < std::numeric_limits<int>::max();  // the release run reads none twice
+        if (kBounded && load_scenario_file(entry.path().string()).cluster.gpus() > kMostGpusSimulated) continue;
         const auto result = test::run_dtsim({"simulate", entry.path().string()});
         CAPTURE(result.output);
         CHECK(result.exit_code == 0);
