@@ -258,8 +258,9 @@ void push_bucket(SimulationContext& ctx, ParameterServers& ps, const Endpoint& e
         // Ports free now first, so that waiting to join one does not hold back the others.
         if (gate)
             std::stable_partition(server_of.begin(), server_of.end(), [gate](int p) { return !gate->busy(ParameterServers::push_port(p)); });
+        const double leave_s = sg4::Engine::get_clock();
         for (int p : server_of) {
-            if (gate) gate->enter(ParameterServers::push_port(p));
+            if (gate) gate->enter(ParameterServers::push_port(p), leave_s);
             pushes.push_back(sg4::Comm::sendto_async(host, ps.server_host(p), static_cast<uint64_t>(ps.push_bytes(k))));
         }
     }
@@ -364,7 +365,7 @@ void send_gated(SimulationContext& ctx, const std::shared_ptr<ParameterServers>&
         while (!sends->queue.empty()) {
             const auto next = sends->queue.front();
             sends->queue.pop_front();
-            gate->enter(port);
+            gate->enter(port, sg4::Engine::get_clock());
             const double start = sg4::Engine::get_clock();
             ps->pull_mailbox(server, endpoint)->put(&g_ps_token, static_cast<uint64_t>(next.bytes));
             gate->leave(port);

@@ -18,8 +18,10 @@ public:
     PortGate(JoinRamp ramp, double port_bytes_per_second, int ports);
     /// Whether flows fill `port` now.
     bool busy(int port) const { return flowing_[static_cast<size_t>(port)] > 0; }
-    /// Returns when a flow may start on `port`, counted in until it calls leave.
-    void enter(int port);
+    /// Returns when a flow that set off at `since` may start on `port`, counted in until it calls leave. A
+    /// sender's flows to several ports ramp up together: each one's ramp counts from `since`, not from when
+    /// the flow before it entered.
+    void enter(int port, double since);
     void leave(int port);
 
 private:

@@ -26,17 +26,29 @@ Profile profile(bool loaded) {
     return p;
 }
 
-Run simulate(bool loaded, const std::string& sync, double gradient_bytes, int workers = 2, int iterations = 1,
-             const std::string& training_extra = "") {
+struct Setup {
+    bool loaded = true;  // the profile timed the loaded round trip
+    std::string sync = "async";
+    double gradient_bytes = 1e6;
+    int workers = 2;
+    int servers = 1;
+    int iterations = 1;
+    double forward_s = 0;
+    std::string training_extra{};
+};
+
+Run simulate(const Setup& setup) {
     test::TempDir dir;
     const auto path = dir.file("profile.json");
-    std::ofstream(path) << profile_to_json(profile(loaded));
-    const std::string yaml = "name: join\nprofile: " + path +
-                             "\ncluster: {nodes: " + std::to_string(workers) + ", gpus_per_node: 1, gpu: cpu, fabric: {topology: star}, network_model: ideal}\n"
-                             "model: {gradient_bytes: " + std::to_string(gradient_bytes) +
-                             ", forward_time: 0s, backward_time: 0s, batch_per_gpu: 1, layers: 1}\n"
-                             "training:\n  iterations: " + std::to_string(iterations) + "\n  strategy: {kind: parameter-server, servers: 1, placement: dedicated, "
-                             "bucket: 1GB, aggregation_bandwidth: unlimited, sync: " + sync + "}\n" + training_extra;
+    std::ofstream(path) << profile_to_json(profile(setup.loaded));
+    const std::string yaml = "name: join\nprofile: " + path + "\ncluster: {nodes: " + std::to_string(setup.workers) +
+                             ", gpus_per_node: 1, gpu: cpu, fabric: {topology: star}, network_model: ideal}\n"
+                             "model: {gradient_bytes: " + std::to_string(setup.gradient_bytes) +
+                             ", forward_time: " + std::to_string(setup.forward_s) + "s, backward_time: 0s, batch_per_gpu: 1, layers: 1}\n"
+                             "training:\n  iterations: " + std::to_string(setup.iterations) +
+                             "\n  strategy: {kind: parameter-server, servers: " + std::to_string(setup.servers) +
+                             ", placement: dedicated, bucket: 1GB, aggregation_bandwidth: unlimited, sync: " + setup.sync + "}\n" +
+                             setup.training_extra;
     return test::simulate_in_child(load_scenario_text(yaml, "join.yaml"));
 }
 
@@ -52,11 +64,11 @@ double push_end(const Run& run, int rank) {
 TEST_CASE("asynchronous pushes into one port: the second waits for the first, closed form", "[integration][port-join]") {
     const double bytes = 1e6;  // 40 ms alone; the joiner's ramp to half the port takes 0.64 s
     const double alone = kLatency + bytes / kBandwidth;
-    const auto joined = simulate(true, "async", bytes);
+    const auto joined = simulate({.gradient_bytes = bytes});
     CHECK(push_end(joined, 0) == Approx(alone).epsilon(1e-6));
     CHECK(push_end(joined, 1) == Approx(2 * alone).epsilon(1e-6));
     // Without the loaded round trip the two share the port from the start.
-    const auto shared = simulate(false, "async", bytes);
+    const auto shared = simulate({.loaded = false, .gradient_bytes = bytes});
     CHECK(push_end(shared, 0) == Approx(kLatency + 2 * bytes / kBandwidth).epsilon(1e-6));
     CHECK(push_end(shared, 1) == Approx(kLatency + 2 * bytes / kBandwidth).epsilon(1e-6));
 }
@@ -64,7 +76,7 @@ TEST_CASE("asynchronous pushes into one port: the second waits for the first, cl
 TEST_CASE("a push that joins a long one shares the port once its window carries half", "[integration][port-join]") {
     const double bytes = 40e6;  // 1.6 s alone
     const double ramp = kLoadedRoundTrip * std::log2(kBandwidth / 2 * kLoadedRoundTrip / kTcpInitialWindowBytes);
-    const auto run = simulate(true, "async", bytes);
+    const auto run = simulate({.gradient_bytes = bytes});
     // The first flows alone until the second's latency has passed after its ramp, then both at half the port.
     const double first_end = ramp + kLatency + 2 * (bytes - ramp * kBandwidth) / kBandwidth;
     CHECK(push_end(run, 0) == Approx(first_end).epsilon(1e-6));
@@ -73,14 +85,27 @@ TEST_CASE("a push that joins a long one shares the port once its window carries 
     CHECK(push_end(run, 1) == Approx(first_end + (bytes - sent_by_then) / kBandwidth).epsilon(1e-6));
 }
 
+TEST_CASE("a worker's flows into two busy ports ramp up together: one ramp late, not two", "[integration][port-join]") {
+    // Two servers take half of each 40 MB push. Worker 1, twice as slow, pushes 10 ms after worker 0, whose two
+    // flows fill both ports at half of each (its own port splits between them); worker 1 joins both at half a
+    // port, its two windows ramping at once, and then the ports carry all four flows at full rate.
+    const double bytes = 40e6;
+    const double alone = kLatency + bytes / kBandwidth;
+    const double ramp = kLoadedRoundTrip * std::log2(kBandwidth / 2 * kLoadedRoundTrip / kTcpInitialWindowBytes);
+    const auto run = simulate({.gradient_bytes = bytes, .servers = 2, .forward_s = 0.01,
+                               .training_extra = "  fidelity: step\n  stragglers: {slowdown: [{ranks: [1], factor: 2}]}\n"});
+    CHECK(push_end(run, 0) == Approx(0.01 + alone).epsilon(1e-6));
+    CHECK(push_end(run, 1) == Approx(0.02 + ramp + alone).epsilon(1e-6));
+}
+
 TEST_CASE("synchronous pushes keep the port's incast model: the loaded round trip changes nothing", "[integration][port-join]") {
-    CHECK(simulate(true, "sync", 1e6).summary.iteration_time_s == simulate(false, "sync", 1e6).summary.iteration_time_s);
+    CHECK(simulate({.sync = "sync"}).summary.iteration_time_s == simulate({.loaded = false, .sync = "sync"}).summary.iteration_time_s);
 }
 
 TEST_CASE("pushes and sends waiting at a port end with the node that fails", "[integration][port-join][faults]") {
     // Three workers push 1 MB (40 ms) each into one port; node 1 fails while two of them wait to join.
-    const auto run = simulate(true, "async", 1e6, 3, 4,
-                              "  stragglers: {node_failure: {node: 1, at: 10ms, recovery: drop}}\n");
+    const auto run = simulate({.workers = 3, .iterations = 4,
+                               .training_extra = "  stragglers: {node_failure: {node: 1, at: 10ms, recovery: drop}}\n"});
     CHECK(run.iterations.size() == 4);
     CHECK(run.summary.iteration_time_s > 0);
 }
