@@ -20,22 +20,16 @@ nlohmann::json read_json(const std::string& path) {
 
 }  // namespace
 
-#ifdef __SANITIZE_ADDRESS__
 // Instrumented, the 1024-GPU scenario takes a minute (48 times its release time, most of this test's time in
-// the sanitized run): the release run simulates it, and its code paths run under the sanitizers at smaller
-// scale in the other tests.
-constexpr int kMostGpusSimulated = 256;
-#else
-constexpr int kMostGpusSimulated = std::numeric_limits<int>::max();
-#endif
+// the sanitized run): the release run simulates it.
+constexpr int kMostGpusSimulated = test::kSanitized ? 256 : std::numeric_limits<int>::max();
 
 TEST_CASE("every shipped scenario simulates", "[integration][cli]") {
     int count = 0;
     for (const auto& entry : std::filesystem::directory_iterator(test::source_dir() / "scenarios")) {
         if (entry.path().extension() != ".yaml" || test::is_advise_study(entry.path())) continue;  // `dtsim advise` reads those
         CAPTURE(entry.path().string());
-        constexpr bool kBounded = kMostGpusSimulated < std::numeric_limits<int>::max();  // the release run reads none twice
-        if (kBounded && load_scenario_file(entry.path().string()).cluster.gpus() > kMostGpusSimulated) continue;
+        if (test::kSanitized && load_scenario_file(entry.path().string()).cluster.gpus() > kMostGpusSimulated) continue;
         const auto result = test::run_dtsim({"simulate", entry.path().string()});
         CAPTURE(result.output);
         CHECK(result.exit_code == 0);

@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <string>
+#include <tuple>
 
 #include "test_support.hpp"
 
@@ -26,9 +28,15 @@ double relative_error(double value, double expected) { return std::fabs(value / 
 }  // namespace
 
 TEST_CASE("ring all-reduce matches 2(N-1)L + 2(N-1)/N S/B", "[integration][closed-form]") {
-    const auto [n, fidelity] = GENERATE(table<int, std::string>({{2, "step"}, {3, "step"}, {8, "step"}, {64, "step"},
-                                                                  {256, "step"}, {2, "flow"}, {3, "flow"}, {8, "flow"},
-                                                                  {64, "flow"}, {256, "flow"}, {1024, "flow"}}));
+    // Instrumented, 256 ranks in step fidelity take 21 s (60 times release: SimGrid's actors switch as threads
+    // there); the release run has that case.
+    const auto runs_here = [](const std::tuple<int, std::string>& c) {
+        return !test::kSanitized || std::get<0>(c) <= 64 || std::get<1>(c) == "flow";
+    };
+    const auto [n, fidelity] = GENERATE_COPY(
+        filter(runs_here, table<int, std::string>({{2, "step"}, {3, "step"}, {8, "step"}, {64, "step"}, {256, "step"},
+                                                   {2, "flow"}, {3, "flow"}, {8, "flow"}, {64, "flow"}, {256, "flow"},
+                                                   {1024, "flow"}})));
     CAPTURE(n, fidelity);
     const double expected = 2.0 * (n - 1) * kLatency + 2.0 * (n - 1) / n * kBytes / kBandwidth;
     const double simulated = simulated_iteration(n, "{kind: allreduce, algorithm: ring, bucket: 1GB}", fidelity);

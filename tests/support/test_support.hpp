@@ -13,6 +13,15 @@
 
 namespace dtsim::test {
 
+/// Whether the tests run instrumented (ASan + UBSan). There SimGrid runs its actors as threads, and large
+/// simulations take 20-60 times their release time: a few tests leave their largest cases to the release
+/// run, whose code paths the smaller cases still take under the sanitizers.
+#ifdef __SANITIZE_ADDRESS__
+inline constexpr bool kSanitized = true;
+#else
+inline constexpr bool kSanitized = false;
+#endif
+
 struct CommandResult {
     int exit_code = -1;
     std::string output;  // stdout and stderr together
