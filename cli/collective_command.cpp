@@ -9,6 +9,7 @@
 #include "dtsim/calibrate/plan.hpp"
 #include "dtsim/input_error.hpp"
 #include "dtsim/output_files.hpp"
+#include "dtsim/override_option.hpp"
 #include "dtsim/sim/collective_replay.hpp"
 #include "dtsim/units.hpp"
 #include "text_table.hpp"
@@ -87,7 +88,7 @@ void add_collective_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--bytes", options->sizes, "Sizes as nccl-tests counts them (all-gather: the gathered total), e.g. 8MB 1GiB")
         ->required()
         ->expected(1, 1 << 16);
-    cmd->add_option("--set", options->overrides, "Override a scenario key, e.g. --set cluster.nodes=16")->type_name("KEY=VALUE");
+    add_override_option(*cmd, options->overrides, "Override a scenario key, e.g. --set cluster.nodes=16");
     cmd->add_option("--json", options->json, "Write the results as JSON");
     cmd->callback([options, &exit_code] {
         run(*options);

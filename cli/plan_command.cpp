@@ -5,6 +5,7 @@
 #include "commands.hpp"
 #include "dtsim/input_error.hpp"
 #include "dtsim/output_files.hpp"
+#include "dtsim/override_option.hpp"
 #include "dtsim/units.hpp"
 #include "dtsim/utf8_text.hpp"
 #include "advise_ranking.hpp"
@@ -69,7 +70,7 @@ void add_plan_command(CLI::App& app, int& exit_code) {
     auto* cmd = app.add_subcommand("plan", "Find the fastest parallel layout of an LLM scenario on N GPUs (docs/plan.md)");
     cmd->add_option("scenario", r.scenario_file, "Scenario YAML file: model, global batch and cluster")->required();
     cmd->add_option("--gpus", r.gpus, "GPUs to plan for (whole nodes; default: the scenario's)")->check(CLI::PositiveNumber);
-    cmd->add_option("--set", r.overrides, "Override a scenario key before planning")->type_name("KEY=VALUE");
+    add_override_option(*cmd, r.overrides, "Override a scenario key before planning");
     cmd->add_option("--search", options->search,
                     "Restrict a search key to these values: " + kPlanKeyNames.choices() + " (e.g. --search zero=1,3)")
         ->type_name("KEY=V1,V2,...");

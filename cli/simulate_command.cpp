@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "dtsim/input_error.hpp"
+#include "dtsim/override_option.hpp"
 #include "dtsim/profile_draw.hpp"
 #include "dtsim/sim/simulation.hpp"
 #include "dtsim/simulation_footprint.hpp"
@@ -29,8 +30,7 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
     auto options = std::make_shared<Options>();
     auto* cmd = app.add_subcommand("simulate", "Simulate one scenario and print its summary");
     cmd->add_option("scenario", options->scenario, "Scenario YAML file")->required();
-    cmd->add_option("--set", options->overrides, "Override a scenario key, e.g. --set cluster.nodes=16")
-        ->type_name("KEY=VALUE");
+    add_override_option(*cmd, options->overrides, "Override a scenario key, e.g. --set cluster.nodes=16");
     cmd->add_option("--json", options->outputs.json_path, "Write the run summary and iterations as JSON");
     cmd->add_option("--trace", options->outputs.trace_path, "Write a Chrome/Perfetto trace of the timeline");
     cmd->add_option("--db", options->outputs.db_path, "Append the run to this SQLite runs database");

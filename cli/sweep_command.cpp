@@ -7,6 +7,7 @@
 #include "commands.hpp"
 #include "dtsim/input_error.hpp"
 #include "dtsim/output_files.hpp"
+#include "dtsim/override_option.hpp"
 #include "dtsim/run_json.hpp"
 #include "dtsim/run_outputs.hpp"
 #include "dtsim/units.hpp"
@@ -204,7 +205,7 @@ void add_sweep_command(CLI::App& app, int& exit_code) {
                     "A key and its values, e.g. --vary cluster.nodes=1,2,4,8; repeat for a cross product. "
                     "Default: the scenario's sweep: section")
         ->type_name("KEY=V1,V2,...");
-    cmd->add_option("--set", options->overrides, "Override a scenario key at every point")->type_name("KEY=VALUE");
+    add_override_option(*cmd, options->overrides, "Override a scenario key at every point");
     cmd->add_option("--jobs", options->jobs, "Simulations run in parallel (default: number of cores)");
     cmd->add_option("--max-points", options->max_points,
                     "Run a sweep of up to this many points (default " + std::to_string(kMaxSweepPoints) + ")")

@@ -16,6 +16,7 @@
 #include "dtsim/input_error.hpp"
 #include "dtsim/median.hpp"
 #include "dtsim/output_files.hpp"
+#include "dtsim/override_option.hpp"
 #include "dtsim/run_comparison.hpp"
 #include "dtsim/run_json.hpp"
 #include "dtsim/run_store.hpp"
@@ -185,7 +186,7 @@ void add_validate_command(CLI::App& app, int& exit_code) {
         ->required();
     cmd->add_option("--profile", options->profile, "Profile to simulate with (dtsim fit's output); default: each scenario's own");
     cmd->add_option("--db", options->db_path, "Runs database holding the measurements")->capture_default_str();
-    cmd->add_option("--set", options->overrides, "key.path=value, applied to every scenario as it was when measured");
+    add_override_option(*cmd, options->overrides, "Override a scenario key in every scenario, as it was when measured");
     cmd->add_option("--json", options->json_path, "Also write the comparisons as JSON");
     cmd->add_option("--jobs", options->jobs, "Simulations at a time (default: one per core)");
     cmd->add_flag("--quiet", options->quiet, "No progress");

@@ -1,5 +1,6 @@
 #include <memory>
 
+#include "dtsim/override_option.hpp"
 #include "measure/measure_command.hpp"
 #include "open_mpi_tuning.hpp"
 #include "subcommands.hpp"
@@ -16,8 +17,7 @@ void add_measure_command(CLI::App& app, ChosenCommand& chosen) {
                         "rank, cuBLAS compute, NCCL all-reduce on a communication stream")
         ->check(CLI::IsMember({"mpi", "nccl"}))
         ->capture_default_str();
-    measure->add_option("--set", options->overrides, "Override a scenario key, e.g. --set cluster.nodes=2")
-        ->type_name("KEY=VALUE");
+    add_override_option(*measure, options->overrides, "Override a scenario key, e.g. --set cluster.nodes=2");
     measure->add_option("--json", options->outputs.json_path, "Write the run summary and iterations as JSON");
     measure->add_option("--trace", options->outputs.trace_path, "Write a Chrome/Perfetto trace of the timeline");
     measure->add_option("--db", options->outputs.db_path, "Append the run to this SQLite runs database");

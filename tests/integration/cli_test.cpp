@@ -67,6 +67,20 @@ TEST_CASE("simulate writes JSON, a Perfetto trace and a database row", "[integra
     CHECK(missing.exit_code == 2);  // a run that is not there is invalid input, not a database failure
 }
 
+TEST_CASE("a scenario override takes one KEY=VALUE per --set and may come before the scenario", "[integration][cli]") {
+    test::TempDir dir;
+    const auto scenario = (test::source_dir() / "scenarios" / "resnet50-h100-ring.yaml").string();
+    // A vector option would take every word up to the next flag: the scenario too ("scenario is required").
+    const auto before = test::run_dtsim({"simulate", "--set", "cluster.nodes=2", "--set", "training.iterations=2", scenario,
+                                         "--json", dir.file("before.json"), "--quiet"});
+    CAPTURE(before.output);
+    REQUIRE(before.exit_code == 0);
+    CHECK(read_json(dir.file("before.json"))["gpus"] == 16);
+    CHECK(read_json(dir.file("before.json"))["iterations"].size() == 2);
+    const auto two_values = test::run_dtsim({"simulate", "--set", "cluster.nodes=2", "training.iterations=2", scenario});
+    CHECK(two_values.exit_code == 2);
+}
+
 TEST_CASE("a run whose model does not fit its GPUs says by how much", "[integration][cli]") {
     // GPT-3 13B replicated on every GPU: 16 bytes per parameter of model states alone exceed an H100's 80 GB.
     const auto scenario = (test::source_dir() / "scenarios" / "whatif-h100-gpt3.yaml").string();
