@@ -183,7 +183,8 @@ def main():
     args = parser.parse_args()
     groups = {"gemm": gemm_records, "attention": attention_records, "memory": memory_records,
               "layer": layer_profile_records, "layer_compiled": lambda: layer_profile_records(compiled=True),
-              "model": model_profile_records, "model_tf32": lambda: model_profile_records("tf32")}
+              "model": model_profile_records, "model_tf32": lambda: model_profile_records("tf32"),
+              "model_nchw": lambda: model_profile_records("nchw")}
     with open(args.out, "w") as out:
         out.write(json.dumps({"environment": {"gpu": torch.cuda.get_device_name(), "torch": torch.__version__,
                                               "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}}) + "\n")

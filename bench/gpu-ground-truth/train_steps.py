@@ -53,7 +53,9 @@ def make_training_step(model, inputs, loss_of, precision, optimizer):
     return step
 
 
-def vision_case(name, batch, precision):
+def vision_case(name, batch, precision, layout="channels_last"):
+    """`layout`: channels_last (NHWC, what cuDNN's Tensor-Core kernels run natively) or nchw (PyTorch's default,
+    as NVIDIA's TF32 ResNet-50 recipe keeps it: cuDNN then converts layouts around the convolutions)."""
     import torchvision
 
     def build():
@@ -61,8 +63,9 @@ def vision_case(name, batch, precision):
         kwargs = {"weights": None}
         if name == "inception_v3":
             kwargs.update(aux_logits=True, init_weights=False)
-        model = getattr(torchvision.models, name)(**kwargs).cuda().to(memory_format=torch.channels_last)
-        images = torch.randn(batch, 3, size, size, device="cuda").to(memory_format=torch.channels_last)
+        memory_format = torch.channels_last if layout == "channels_last" else torch.contiguous_format
+        model = getattr(torchvision.models, name)(**kwargs).cuda().to(memory_format=memory_format)
+        images = torch.randn(batch, 3, size, size, device="cuda").to(memory_format=memory_format)
         labels = torch.randint(0, 1000, (batch,), device="cuda")
         criterion = torch.nn.CrossEntropyLoss()
 
@@ -73,7 +76,8 @@ def vision_case(name, batch, precision):
         optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9, weight_decay=5e-5)
         return make_training_step(model.train(), images, loss_of, precision, optimizer)
 
-    return {"model": name, "batch": batch, "precision": precision, "unit": "images/s", "samples": batch}, build
+    return ({"model": name, "batch": batch, "precision": precision, "layout": layout, "unit": "images/s",
+             "samples": batch}, build)
 
 
 def transformer_case(model_name, batch, sequence, precision, compiled=False):
@@ -135,6 +139,8 @@ def cases():
     for name, batch in (("resnet50", 256), ("resnet101", 256), ("vgg16", 128), ("inception_v3", 256)):
         out[f"{name}-amp"] = vision_case(name, batch, "fp16")
         out[f"{name}-tf32"] = vision_case(name, batch, "tf32")
+    for precision in ("amp", "tf32"):
+        out[f"resnet50-{precision}-nchw"] = vision_case("resnet50", 256, "fp16" if precision == "amp" else "tf32", "nchw")
     out["bert_large-s128-amp"] = transformer_case("bert_large", 64, 128, "fp16")
     out["bert_large-s512-amp"] = transformer_case("bert_large", 16, 512, "fp16")
     out["bert_large-s512-amp-compiled"] = transformer_case("bert_large", 16, 512, "fp16", compiled=True)
