@@ -70,7 +70,11 @@ TEST_CASE("every bad scenario is rejected with one located message naming the ke
         REQUIRE(files.size() >= 25);
     }
 
-    for (const auto& file : files) {
+    std::vector<std::vector<std::string>> runs;
+    for (const auto& file : files) runs.push_back({"simulate", file.string()});
+    const auto results = dtsim::test::run_dtsim_each(runs);  // ~0.3 s a start under the sanitizers: in parallel
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        const auto& file = files[i];
         const std::string name = file.filename().string();
         CAPTURE(name);
         const auto expected = dtsim::test::expectations(file);
@@ -79,7 +83,7 @@ TEST_CASE("every bad scenario is rejected with one located message naming the ke
             CHECK_FALSE(expected.empty());
         }
 
-        const auto result = dtsim::test::run_dtsim({"simulate", file.string()});
+        const auto& result = results[i];
         CAPTURE(result.output);
         CHECK(result.exit_code == 2);
         for (const auto& substring : expected) {

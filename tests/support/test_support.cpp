@@ -4,12 +4,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdio>
 #include <fstream>
 #include <functional>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include <yaml-cpp/yaml.h>
 
@@ -35,6 +38,18 @@ std::string shell_quote(const std::string& text) {
 std::string dtsim_executable() { return DTSIM_EXECUTABLE; }
 
 CommandResult run_dtsim(const std::vector<std::string>& arguments) { return run_command(DTSIM_EXECUTABLE, arguments); }
+
+std::vector<CommandResult> run_dtsim_each(const std::vector<std::vector<std::string>>& argument_lists) {
+    std::vector<CommandResult> results(argument_lists.size());
+    std::atomic<std::size_t> next{0};
+    auto work = [&] {
+        for (std::size_t i = next++; i < argument_lists.size(); i = next++) results[i] = run_dtsim(argument_lists[i]);
+    };
+    std::vector<std::thread> threads(std::max(1U, std::thread::hardware_concurrency()));
+    for (auto& thread : threads) thread = std::thread(work);
+    for (auto& thread : threads) thread.join();
+    return results;
+}
 
 std::string runtime_executable() { return DTSIM_RUNTIME_EXECUTABLE; }
 

@@ -31,6 +31,8 @@ struct CommandResult {
 CommandResult run_command(const std::string& program, const std::vector<std::string>& arguments);
 /// Runs build/bin/dtsim with these arguments.
 CommandResult run_dtsim(const std::vector<std::string>& arguments);
+/// Runs build/bin/dtsim once per argument list, one process per core at a time; results in the lists' order.
+std::vector<CommandResult> run_dtsim_each(const std::vector<std::vector<std::string>>& argument_lists);
 /// How many times `word` occurs in `text`.
 std::size_t occurrences(const std::string& text, const std::string& word);
 /// The path of build/bin/dtsim.
