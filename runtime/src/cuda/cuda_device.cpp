@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "cublas_library.hpp"
 #include "cuda_check.hpp"
 #include "cuda_kernels.hpp"
 #include "dtsim/calibrate/samples.hpp"
@@ -62,7 +63,7 @@ public:
     void start() override {
         // Column-major C(m×n) = A(m×k)·B(k×n).
         const float alpha = 1.0f, beta = 0.0f;
-        cublas_check(cublasGemmEx(blas_, CUBLAS_OP_N, CUBLAS_OP_N, m_, n_, k_, &alpha, a_.get(), type_, m_, b_.get(), type_,
+        cublas_check(cublas().gemm_ex(blas_, CUBLAS_OP_N, CUBLAS_OP_N, m_, n_, k_, &alpha, a_.get(), type_, m_, b_.get(), type_,
                                   k_, &beta, c_.get(), type_, m_, compute_, CUBLAS_GEMM_DEFAULT),
                      "cublasGemmEx");
     }
@@ -133,7 +134,7 @@ std::optional<std::string> cuda_unavailable_reason() {
     const cudaError_t code = cudaGetDeviceCount(&count);
     if (code != cudaSuccess) return std::string("cudaGetDeviceCount: ") + cudaGetErrorString(code);
     if (count == 0) return std::string("cudaGetDeviceCount found 0 devices");
-    return std::nullopt;
+    return cublas_unavailable_reason();
 }
 
 CudaDevice::CudaDevice(int local_rank) {
@@ -146,12 +147,12 @@ CudaDevice::CudaDevice(int local_rank) {
     name_ = properties.name;
     streaming_multiprocessors_ = properties.multiProcessorCount;
     cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
-    cublas_check(cublasCreate(&blas_), "cublasCreate");
-    cublas_check(cublasSetStream(blas_, stream_), "cublasSetStream");
+    cublas_check(cublas().create(&blas_), "cublasCreate");
+    cublas_check(cublas().set_stream(blas_, stream_), "cublasSetStream");
 }
 
 CudaDevice::~CudaDevice() {
-    if (blas_) cublasDestroy(blas_);
+    if (blas_) cublas().destroy(blas_);
     if (stream_) cudaStreamDestroy(stream_);
 }
 
@@ -159,7 +160,7 @@ std::string CudaDevice::environment_json() const {
     int driver = 0, runtime = 0, blas = 0;
     cudaDriverGetVersion(&driver);
     cudaRuntimeGetVersion(&runtime);
-    cublasGetVersion(blas_, &blas);
+    cublas().get_version(blas_, &blas);
     return nlohmann::ordered_json{{"device", "cuda"},     {"gpu", name_},          {"cuda_driver", driver},
                                   {"cuda_runtime", runtime}, {"cublas", blas},      {"device_ordinal", ordinal_}}
         .dump();
