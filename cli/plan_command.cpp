@@ -6,6 +6,7 @@
 #include "dtsim/input_error.hpp"
 #include "dtsim/output_files.hpp"
 #include "dtsim/override_option.hpp"
+#include "dtsim/positive_number.hpp"
 #include "dtsim/units.hpp"
 #include "dtsim/utf8_text.hpp"
 #include "advise_ranking.hpp"
@@ -69,7 +70,7 @@ void add_plan_command(CLI::App& app, int& exit_code) {
     auto& r = options->request;
     auto* cmd = app.add_subcommand("plan", "Find the fastest parallel layout of an LLM scenario on N GPUs (docs/plan.md)");
     cmd->add_option("scenario", r.scenario_file, "Scenario YAML file: model, global batch and cluster")->required();
-    cmd->add_option("--gpus", r.gpus, "GPUs to plan for (whole nodes; default: the scenario's)")->check(CLI::PositiveNumber);
+    cmd->add_option("--gpus", r.gpus, "GPUs to plan for (whole nodes; default: the scenario's)")->check(kPositiveNumber);
     add_override_option(*cmd, r.overrides, "Override a scenario key before planning");
     cmd->add_option("--search", options->search,
                     "Restrict a search key to these values: " + kPlanKeyNames.choices() + " (e.g. --search zero=1,3)")
@@ -77,13 +78,13 @@ void add_plan_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--objective", options->objective,
                     "Rank by " + kObjectiveNames.choices() + " (default time; on N GPUs of one kind all three give one order, cost adds "
                     "$/iteration and tokens/$)");
-    cmd->add_option("--price", options->price, "Price of one GPU-hour in USD (default: data/hardware/cost/)")->check(CLI::PositiveNumber);
+    cmd->add_option("--price", options->price, "Price of one GPU-hour in USD (default: data/hardware/cost/)")->check(kPositiveNumber);
     cmd->add_flag("--why", options->why, "Explain the fastest: exposed communication by dimension, and 2× NIC / 2× GPU simulated again");
-    cmd->add_option("--top", options->top, "Configurations shown (default 10)")->check(CLI::PositiveNumber);
+    cmd->add_option("--top", options->top, "Configurations shown (default 10)")->check(kPositiveNumber);
     cmd->add_option("--simulate", r.simulate_at_most, "Simulate at most this many of the best estimates (default 16)")
-        ->check(CLI::PositiveNumber);
+        ->check(kPositiveNumber);
     cmd->add_option("--margin", r.margin, "Simulate estimates within this share of the best (default 0.25)")->check(CLI::Range(0.0, 100.0));
-    cmd->add_option("--max-context", r.max_context, "Largest context-parallel degree searched (default 8)")->check(CLI::PositiveNumber);
+    cmd->add_option("--max-context", r.max_context, "Largest context-parallel degree searched (default 8)")->check(kPositiveNumber);
     cmd->add_option("--jobs", r.jobs, "Simulations run in parallel, and threads checking configurations (default: number of cores)");
     cmd->add_option("--db", r.db_path, "Append every simulated configuration's run to this SQLite runs database");
     cmd->add_option("--label", r.label, "A name stored with every simulated run (default: plan)")->default_val("plan");

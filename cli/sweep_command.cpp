@@ -8,6 +8,7 @@
 #include "dtsim/input_error.hpp"
 #include "dtsim/output_files.hpp"
 #include "dtsim/override_option.hpp"
+#include "dtsim/positive_number.hpp"
 #include "dtsim/run_json.hpp"
 #include "dtsim/run_outputs.hpp"
 #include "dtsim/units.hpp"
@@ -209,7 +210,7 @@ void add_sweep_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--jobs", options->jobs, "Simulations run in parallel (default: number of cores)");
     cmd->add_option("--max-points", options->max_points,
                     "Run a sweep of up to this many points (default " + std::to_string(kMaxSweepPoints) + ")")
-        ->check(CLI::PositiveNumber);
+        ->check(kPositiveNumber);
     cmd->add_option("--json", options->json_path, "Write every point's overrides and summary as a JSON array");
     cmd->add_option("--db", options->db_path, "Append every point's run to this SQLite runs database");
     cmd->add_option("--label", options->label, "A name stored with every point's run (see `dtsim runs list`)");

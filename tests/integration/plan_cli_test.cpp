@@ -134,6 +134,9 @@ TEST_CASE("plan refuses what it cannot plan, naming the key", "[integration][cli
     const auto gpus = test::run_dtsim({"plan", scenario, "--gpus", "12"});
     CHECK(gpus.exit_code == 2);
     CHECK_THAT(gpus.output, Catch::Contains("--gpus 12: expected a multiple of the scenario's 8 GPUs per node"));
+    const auto no_gpus = test::run_dtsim({"plan", scenario, "--gpus", "0"});
+    CHECK(no_gpus.exit_code == 2);
+    CHECK_THAT(no_gpus.output, Catch::Contains("--gpus: expected a number greater than 0, got '0'"));
     const auto search = test::run_dtsim({"plan", scenario, "--search", "schedule=zigzag"});
     CHECK(search.exit_code == 2);
     CHECK_THAT(search.output, Catch::Contains("'zigzag' is not a value of schedule"));
