@@ -24,18 +24,21 @@ nlohmann::json read_json(const std::string& path) {
 constexpr int kMostGpusSanitized = 256;
 
 TEST_CASE("every shipped scenario simulates", "[integration][cli]") {
-    int count = 0;
+    std::vector<std::string> scenarios;
     for (const auto& entry : std::filesystem::directory_iterator(test::source_dir() / "scenarios")) {
         if (entry.path().extension() != ".yaml" || test::is_advise_study(entry.path())) continue;  // `dtsim advise` reads those
-        CAPTURE(entry.path().string());
         if (test::kSanitized && load_scenario_file(entry.path().string()).cluster.gpus() > kMostGpusSanitized) continue;
-        const auto result = test::run_dtsim({"simulate", entry.path().string()});
-        CAPTURE(result.output);
-        CHECK(result.exit_code == 0);
-        CHECK_THAT(result.output, Catch::Contains("iteration time"));
-        ++count;
+        scenarios.push_back(entry.path().string());
     }
-    CHECK(count >= 3);
+    std::vector<std::vector<std::string>> runs;
+    for (const auto& scenario : scenarios) runs.push_back({"simulate", scenario});
+    const auto results = test::run_dtsim_each(runs);
+    for (std::size_t i = 0; i < scenarios.size(); ++i) {
+        CAPTURE(scenarios[i], results[i].output);
+        CHECK(results[i].exit_code == 0);
+        CHECK_THAT(results[i].output, Catch::Contains("iteration time"));
+    }
+    CHECK(scenarios.size() >= 3);
 }
 
 TEST_CASE("simulate writes JSON, a Perfetto trace and a database row", "[integration][cli]") {
