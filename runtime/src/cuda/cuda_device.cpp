@@ -50,8 +50,8 @@ std::size_t element_size(Precision precision) { return is_mixed_precision(precis
 class GemmKernel : public Kernel {
 public:
     GemmKernel(cublasHandle_t blas, long long m, long long n, long long k, Precision precision)
-        : blas_(blas), m_(static_cast<int>(m)), n_(static_cast<int>(n)), k_(static_cast<int>(k)), type_(data_type(precision)),
-          compute_(compute_type(precision)), a_(static_cast<std::size_t>(m * k) * element_size(precision)),
+        : blas_(blas), gemm_ex_(cublas().gemm_ex), m_(static_cast<int>(m)), n_(static_cast<int>(n)), k_(static_cast<int>(k)),
+          type_(data_type(precision)), compute_(compute_type(precision)), a_(static_cast<std::size_t>(m * k) * element_size(precision)),
           b_(static_cast<std::size_t>(k * n) * element_size(precision)), c_(static_cast<std::size_t>(m * n) * element_size(precision)) {
         const int bytes = static_cast<int>(element_size(precision));
         const bool bf16 = precision == Precision::bf16;
@@ -63,13 +63,14 @@ public:
     void start() override {
         // Column-major C(m×n) = A(m×k)·B(k×n).
         const float alpha = 1.0f, beta = 0.0f;
-        cublas_check(cublas().gemm_ex(blas_, CUBLAS_OP_N, CUBLAS_OP_N, m_, n_, k_, &alpha, a_.get(), type_, m_, b_.get(), type_,
-                                  k_, &beta, c_.get(), type_, m_, compute_, CUBLAS_GEMM_DEFAULT),
+        cublas_check(gemm_ex_(blas_, CUBLAS_OP_N, CUBLAS_OP_N, m_, n_, k_, &alpha, a_.get(), type_, m_, b_.get(), type_, k_,
+                              &beta, c_.get(), type_, m_, compute_, CUBLAS_GEMM_DEFAULT),
                      "cublasGemmEx");
     }
 
 private:
     cublasHandle_t blas_;
+    decltype(CublasLibrary::gemm_ex) gemm_ex_;  // resolved once, not per timed launch
     int m_, n_, k_;
     cudaDataType_t type_;
     cublasComputeType_t compute_;
