@@ -92,7 +92,7 @@ public:
           reply_ready_(seen_.size(), 0.0) {
         if (ctx.platform.stripes_servers) group_.emplace(ctx.platform, *this, ctx.plan.buckets.size());
         else if (const auto& ramp = ctx.costs.port_join_ramp())
-            gate_.emplace(*ramp, ctx.costs.nic().effective_bytes_per_second(), 2 * server_count());
+            gate_.emplace(*ramp, ctx.costs.nic().effective_bytes_per_second(), 2 * server_count(), endpoint_count());
         const auto bound = strategy_.sync == SyncMode::ssp ? std::optional<int>(strategy_.staleness) : std::nullopt;
         for (auto& server : servers_) {
             server.arrived.assign(ctx.plan.buckets.size(), 0);
@@ -260,13 +260,13 @@ void push_bucket(SimulationContext& ctx, ParameterServers& ps, const Endpoint& e
             std::stable_partition(server_of.begin(), server_of.end(), [gate](int p) { return !gate->busy(ParameterServers::push_port(p)); });
         const double leave_s = sg4::Engine::get_clock();
         for (int p : server_of) {
-            if (gate) gate->enter(ParameterServers::push_port(p), leave_s);
+            if (gate) gate->enter(ParameterServers::push_port(p), endpoint.index, leave_s);
             pushes.push_back(sg4::Comm::sendto_async(host, ps.server_host(p), static_cast<uint64_t>(ps.push_bytes(k))));
         }
     }
     while (!pushes.empty()) {
         const auto done = static_cast<size_t>(sg4::Comm::wait_any(pushes));
-        if (auto* gate = ps.gate()) gate->leave(ParameterServers::push_port(server_of[done]));
+        if (auto* gate = ps.gate()) gate->leave(ParameterServers::push_port(server_of[done]), endpoint.index);
         ps.shard_arrived(server_of[done], endpoint.index, it, static_cast<int>(k));
         pushes.erase(pushes.begin() + static_cast<long>(done));
         server_of.erase(server_of.begin() + static_cast<long>(done));
@@ -365,10 +365,10 @@ void send_gated(SimulationContext& ctx, const std::shared_ptr<ParameterServers>&
         while (!sends->queue.empty()) {
             const auto next = sends->queue.front();
             sends->queue.pop_front();
-            gate->enter(port, sg4::Engine::get_clock());
+            gate->enter(port, endpoint, sg4::Engine::get_clock());
             const double start = sg4::Engine::get_clock();
             ps->pull_mailbox(server, endpoint)->put(&g_ps_token, static_cast<uint64_t>(next.bytes));
-            gate->leave(port);
+            gate->leave(port, endpoint);
             ctx.recorder.add(Span{ctx.workers + server, Lane::comm, "send", next.iteration, next.bucket, start,
                                   sg4::Engine::get_clock(), next.bytes});
         }

@@ -2,19 +2,22 @@
 
 #include <simgrid/s4u/Engine.hpp>
 
+#include <limits>
 #include <mutex>
 
 namespace dtsim::sim {
 namespace sg4 = simgrid::s4u;
 
-PortGate::PortGate(JoinRamp ramp, double port_bytes_per_second, int ports)
-    : ramp_(ramp), port_bytes_per_second_(port_bytes_per_second), flowing_(static_cast<size_t>(ports), 0),
-      joining_(static_cast<size_t>(ports), 0) {}
+PortGate::PortGate(JoinRamp ramp, double port_bytes_per_second, int ports, int connections_per_port)
+    : ramp_(ramp), port_bytes_per_second_(port_bytes_per_second), connections_per_port_(connections_per_port),
+      flowing_(static_cast<size_t>(ports), 0), joining_(static_cast<size_t>(ports), 0),
+      left_s_(static_cast<size_t>(ports) * static_cast<size_t>(connections_per_port), -std::numeric_limits<double>::infinity()) {}
 
-void PortGate::enter(int port, double since) {
+void PortGate::enter(int port, int connection, double since) {
     auto& flowing = flowing_[static_cast<size_t>(port)];
     auto& joining = joining_[static_cast<size_t>(port)];
-    if (flowing > 0) {
+    const double left = left_s_[static_cast<size_t>(port * connections_per_port_ + connection)];
+    if (flowing > 0 && since - left > ramp_.loaded_round_trip_s) {
         ++joining;  // flows that join together each aim at their share among all of them
         const double share = port_bytes_per_second_ / (flowing + joining);
         const double deadline = since + ramp_.seconds_to_share(share);
@@ -25,8 +28,9 @@ void PortGate::enter(int port, double since) {
     ++flowing;
 }
 
-void PortGate::leave(int port) {
+void PortGate::leave(int port, int connection) {
     --flowing_[static_cast<size_t>(port)];
+    left_s_[static_cast<size_t>(port * connections_per_port_ + connection)] = sg4::Engine::get_clock();
     left_->notify_all();
 }
 
