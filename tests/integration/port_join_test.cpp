@@ -34,6 +34,8 @@ struct Setup {
     int servers = 1;
     int iterations = 1;
     double forward_s = 0;
+    std::string bucket = "1GB";
+    int layers = 1;
     std::string training_extra{};
 };
 
@@ -44,18 +46,18 @@ Run simulate(const Setup& setup) {
     const std::string yaml = "name: join\nprofile: " + path + "\ncluster: {nodes: " + std::to_string(setup.workers) +
                              ", gpus_per_node: 1, gpu: cpu, fabric: {topology: star}, network_model: ideal}\n"
                              "model: {gradient_bytes: " + std::to_string(setup.gradient_bytes) +
-                             ", forward_time: " + std::to_string(setup.forward_s) + "s, backward_time: 0s, batch_per_gpu: 1, layers: 1}\n"
+                             ", forward_time: " + std::to_string(setup.forward_s) + "s, backward_time: 0s, batch_per_gpu: 1, layers: " + std::to_string(setup.layers) + "}\n"
                              "training:\n  iterations: " + std::to_string(setup.iterations) +
                              "\n  strategy: {kind: parameter-server, servers: " + std::to_string(setup.servers) +
-                             ", placement: dedicated, bucket: 1GB, aggregation_bandwidth: unlimited, sync: " + setup.sync + "}\n" +
+                             ", placement: dedicated, bucket: " + setup.bucket + ", aggregation_bandwidth: unlimited, sync: " + setup.sync + "}\n" +
                              setup.training_extra;
     return test::simulate_in_child(load_scenario_text(yaml, "join.yaml"));
 }
 
-double push_end(const Run& run, int rank) {
+double push_end(const Run& run, int rank, int bucket = 0) {
     for (const auto& span : run.spans)
-        if (span.rank == rank && span.name == "push") return span.end_s;
-    FAIL("no push span on rank " << rank);
+        if (span.rank == rank && span.name == "push" && span.index == bucket) return span.end_s;
+    FAIL("no push span on rank " << rank << " for bucket " << bucket);
     return 0;
 }
 
@@ -96,6 +98,29 @@ TEST_CASE("a worker's flows into two busy ports ramp up together: one ramp late,
                                .training_extra = "  fidelity: step\n  stragglers: {slowdown: [{ranks: [1], factor: 2}]}\n"});
     CHECK(push_end(run, 0) == Approx(0.01 + alone).epsilon(1e-6));
     CHECK(push_end(run, 1) == Approx(0.02 + ramp + alone).epsilon(1e-6));
+}
+
+TEST_CASE("a worker's next push that follows its last one is the same stream: it shares the port without a ramp", "[integration][port-join]") {
+    // Two 20 MB buckets per worker. Worker 1 pushes first; worker 0, twice as slow, joins 10 ms later and
+    // ramps. Each worker's second bucket sets off the moment its first one leaves: its connection is still
+    // flowing, so it takes its half of the port at once, and the port never carries less than both workers.
+    const double bucket = 20e6;
+    const double half = kBandwidth / 2;
+    const double ramp = kLoadedRoundTrip * std::log2(half * kLoadedRoundTrip / kTcpInitialWindowBytes);
+    const auto run = simulate({.gradient_bytes = 2 * bucket, .forward_s = 0.01, .bucket = "20MB", .layers = 2,
+                               .training_extra = "  fidelity: step\n  stragglers: {slowdown: [{ranks: [0], factor: 2}]}\n"});
+    const double joined = 0.02 + ramp + kLatency;                           // worker 0's first push flows
+    const double alone_sent = (joined - 0.01 - kLatency) * kBandwidth;     // worker 1's bytes before it
+    const double first_end = joined + (bucket - alone_sent) / half;        // worker 1's first push
+    CHECK(push_end(run, 1, 0) == Approx(first_end).epsilon(1e-9));
+    // Worker 0 is alone at the full rate while worker 1's second push is in its latency, then both at half.
+    const double rest_0 = bucket - (bucket - alone_sent) - kLatency * kBandwidth;
+    const double second_end = first_end + kLatency + rest_0 / half;         // worker 0's first push
+    CHECK(push_end(run, 0, 0) == Approx(second_end).epsilon(1e-9));
+    const double rest_1 = bucket - rest_0 - kLatency * kBandwidth;
+    CHECK(push_end(run, 1, 1) == Approx(second_end + kLatency + rest_1 / half).epsilon(1e-9));
+    // Every byte of the four pushes through the port back to back.
+    CHECK(push_end(run, 0, 1) == Approx(0.01 + kLatency + 4 * bucket / kBandwidth).epsilon(1e-9));
 }
 
 TEST_CASE("synchronous pushes keep the port's incast model: the loaded round trip changes nothing", "[integration][port-join]") {
