@@ -2,8 +2,9 @@
 # A drawn parameter-server scenario measured on the 200 Mbit/s, 100 ms queue testbed, 30 iterations, with a trace
 # and the tc counters before and after: draw 1130's row 08 (asynchronous, one server, two workers, 1.3 MB pushes;
 # GSO 64 KiB, as that draw), `26` draw 1130's row 26 (one server, 7.6 MB in two buckets), or `28` draw 1131's row 28
-# (two servers, 512 KB buckets, a straggler; GSO 16 KiB).
-# Usage (root, from the repository root): bench/results/port-joining-2026-11-28/run.sh OUT [08|26|28]
+# (two servers, 512 KB buckets, a straggler; GSO 16 KiB), or `25` draw 1134's row 25 (SSP(3), one server, two
+# workers, one 1.7 MB bucket; GSO 16 KiB).
+# Usage (root, from the repository root): bench/results/port-joining-2026-11-28/run.sh OUT [08|25|26|28]
 set -u
 T=runtime/testbed/dtsim-testbed
 O=${1:?output folder}; mkdir -p "$O"
@@ -12,7 +13,8 @@ case "${2:-08}" in
   08) S=$here/08-ps-async-1-server.yaml; np=3; gso=() ;;
   26) S=$here/26-ps-async-1-server.yaml; np=3; gso=() ;;
   28) S=$here/28-ps-async-2-servers-straggler.yaml; np=4; gso=(--gso 16384) ;;
-  *) echo "run.sh: expected 08, 26 or 28, got '$2'" >&2; exit 2 ;;
+  25) S=$here/25-ps-ssp-1-server.yaml; np=3; gso=(--gso 16384) ;;
+  *) echo "run.sh: expected 08, 25, 26 or 28, got '$2'" >&2; exit 2 ;;
 esac
 stats() { for s in $(seq 2 $((np - 1))); do ip netns exec dtsim-sw tc -s qdisc show dev dtsim-p$s; done; for h in 0 1; do ip netns exec dtsim-h$h tc -s qdisc show dev dtsim-eth; done; }
 $T down >/dev/null 2>&1
