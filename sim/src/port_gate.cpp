@@ -16,8 +16,7 @@ PortGate::PortGate(JoinRamp ramp, double port_bytes_per_second, int ports, int c
 void PortGate::enter(int port, int connection, double since) {
     auto& flowing = flowing_[static_cast<size_t>(port)];
     auto& joining = joining_[static_cast<size_t>(port)];
-    const double left = left_s_[static_cast<size_t>(port * connections_per_port_ + connection)];
-    if (flowing > 0 && since - left > ramp_.loaded_round_trip_s) {
+    if (flowing > 0 && since - left_s(port, connection) > ramp_.loaded_round_trip_s) {
         ++joining;  // flows that join together each aim at their share among all of them
         const double share = port_bytes_per_second_ / (flowing + joining);
         const double deadline = since + ramp_.seconds_to_share(share);
@@ -30,7 +29,7 @@ void PortGate::enter(int port, int connection, double since) {
 
 void PortGate::leave(int port, int connection) {
     --flowing_[static_cast<size_t>(port)];
-    left_s_[static_cast<size_t>(port * connections_per_port_ + connection)] = sg4::Engine::get_clock();
+    left_s(port, connection) = sg4::Engine::get_clock();
     left_->notify_all();
 }
 

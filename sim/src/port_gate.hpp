@@ -27,6 +27,10 @@ public:
     void leave(int port, int connection);
 
 private:
+    double& left_s(int port, int connection) {
+        return left_s_[static_cast<size_t>(port) * static_cast<size_t>(connections_per_port_) + static_cast<size_t>(connection)];
+    }
+
     JoinRamp ramp_;
     double port_bytes_per_second_;
     int connections_per_port_;

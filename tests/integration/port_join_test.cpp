@@ -54,6 +54,9 @@ Run simulate(const Setup& setup) {
     return test::simulate_in_child(load_scenario_text(yaml, "join.yaml"));
 }
 
+// Slow start from the initial window, doubling per loaded round trip, until it carries half the port.
+double ramp_to_half_port() { return kLoadedRoundTrip * std::log2(kBandwidth / 2 * kLoadedRoundTrip / kTcpInitialWindowBytes); }
+
 double push_end(const Run& run, int rank, int bucket = 0) {
     for (const auto& span : run.spans)
         if (span.rank == rank && span.name == "push" && span.index == bucket) return span.end_s;
@@ -77,7 +80,7 @@ TEST_CASE("asynchronous pushes into one port: the second waits for the first, cl
 
 TEST_CASE("a push that joins a long one shares the port once its window carries half", "[integration][port-join]") {
     const double bytes = 40e6;  // 1.6 s alone
-    const double ramp = kLoadedRoundTrip * std::log2(kBandwidth / 2 * kLoadedRoundTrip / kTcpInitialWindowBytes);
+    const double ramp = ramp_to_half_port();
     const auto run = simulate({.gradient_bytes = bytes});
     // The first flows alone until the second's latency has passed after its ramp, then both at half the port.
     const double first_end = ramp + kLatency + 2 * (bytes - ramp * kBandwidth) / kBandwidth;
@@ -93,7 +96,7 @@ TEST_CASE("a worker's flows into two busy ports ramp up together: one ramp late,
     // port, its two windows ramping at once, and then the ports carry all four flows at full rate.
     const double bytes = 40e6;
     const double alone = kLatency + bytes / kBandwidth;
-    const double ramp = kLoadedRoundTrip * std::log2(kBandwidth / 2 * kLoadedRoundTrip / kTcpInitialWindowBytes);
+    const double ramp = ramp_to_half_port();
     const auto run = simulate({.gradient_bytes = bytes, .servers = 2, .forward_s = 0.01,
                                .training_extra = "  fidelity: step\n  stragglers: {slowdown: [{ranks: [1], factor: 2}]}\n"});
     CHECK(push_end(run, 0) == Approx(0.01 + alone).epsilon(1e-6));
@@ -106,7 +109,7 @@ TEST_CASE("a worker's next push that follows its last one is the same stream: it
     // flowing, so it takes its half of the port at once, and the port never carries less than both workers.
     const double bucket = 20e6;
     const double half = kBandwidth / 2;
-    const double ramp = kLoadedRoundTrip * std::log2(half * kLoadedRoundTrip / kTcpInitialWindowBytes);
+    const double ramp = ramp_to_half_port();
     const auto run = simulate({.gradient_bytes = 2 * bucket, .forward_s = 0.01, .bucket = "20MB", .layers = 2,
                                .training_extra = "  fidelity: step\n  stragglers: {slowdown: [{ranks: [0], factor: 2}]}\n"});
     const double joined = 0.02 + ramp + kLatency;                           // worker 0's first push flows
@@ -114,7 +117,8 @@ TEST_CASE("a worker's next push that follows its last one is the same stream: it
     const double first_end = joined + (bucket - alone_sent) / half;        // worker 1's first push
     CHECK(push_end(run, 1, 0) == Approx(first_end).epsilon(1e-9));
     // Worker 0 is alone at the full rate while worker 1's second push is in its latency, then both at half.
-    const double rest_0 = bucket - (bucket - alone_sent) - kLatency * kBandwidth;
+    // Worker 0 has left what it did not send: as much as worker 1 had left (sent at half) and a latency alone.
+    const double rest_0 = alone_sent - kLatency * kBandwidth;
     const double second_end = first_end + kLatency + rest_0 / half;         // worker 0's first push
     CHECK(push_end(run, 0, 0) == Approx(second_end).epsilon(1e-9));
     const double rest_1 = bucket - rest_0 - kLatency * kBandwidth;
