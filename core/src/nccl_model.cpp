@@ -23,6 +23,10 @@ bool applies(NcclAlgorithm algorithm, NcclProtocol protocol, const NcclCall& cal
         case NcclAlgorithm::ring: return true;
         case NcclAlgorithm::tree: return allreduce;
         case NcclAlgorithm::nvls: return allreduce && protocol == NcclProtocol::simple && call.nodes == 1 && call.ranks > 1 && call.nvls_efficiency > 0;
+        // NCCL needs two NVLS heads at least (tuning.cc: "NVLS/NVLStree needs at least 2 channels").
+        case NcclAlgorithm::nvls_tree:
+            return allreduce && protocol == NcclProtocol::simple && call.nodes > 1 && call.ranks_per_node > 1 && call.rails > 1 &&
+                   call.nvls_efficiency > 0;
         case NcclAlgorithm::collnet: return allreduce && protocol == NcclProtocol::simple && call.nodes > 1 && call.collnet_efficiency > 0;
         case NcclAlgorithm::automatic: break;
     }
@@ -57,6 +61,10 @@ NcclParameters nccl_defaults() {
     parameters.ll_max_busbw_across = {39.0e9, 20.4e9};  // llMaxBws Intel-N2, Intel-N4
     parameters.net_overhead_s = 1.0 * kUs;  // Intel hosts; AMD's is 2 µs
     parameters.nvls_latency_s = 25 * kUs;
+    parameters.nvls_tree_net_latency_s = 20.9 * kUs;
+    parameters.nvls_tree_channels = 16;
+    parameters.nvls_tree_chunk_bytes = 128 * 1024;
+    parameters.nvls_tree_chunk_bytes_4_nodes = 64 * 1024;
     parameters.collnet_latency_s = 30 * kUs;
     parameters.collnet_hop_latency_s = 2.8 * kUs;
     return parameters;
@@ -73,6 +81,9 @@ double nccl_latency_s(const NcclParameters& parameters, const NcclCall& call, Nc
             return costs.tree_base_latency_s +
                    2 * ((per_node - 1) * costs.tree_hop_latency_s[intra] + log2_floor(call.nodes) * costs.tree_hop_latency_s[net]);
         case NcclAlgorithm::nvls: return parameters.nvls_latency_s;
+        // No base latency (baseLatencies[NVLSTree] = 0); the network's latency (ncclNetProperties' latency) is 0 for
+        // InfiniBand verbs and sockets.
+        case NcclAlgorithm::nvls_tree: return parameters.nvls_latency_s + 2 * log2_floor(call.nodes) * parameters.nvls_tree_net_latency_s;
         case NcclAlgorithm::collnet: return 2 * (per_node - 1) * parameters.collnet_hop_latency_s + parameters.collnet_latency_s;
         case NcclAlgorithm::ring:
         case NcclAlgorithm::automatic: break;
@@ -91,6 +102,8 @@ double nccl_payload_rate(const NcclCall& call, NcclProtocol protocol, double fra
     return protocol == NcclProtocol::ll && call.ll_max_busbw > 0 ? std::min(rate, call.ll_max_busbw) : rate;
 }
 
+double nccl_nvls_tree_net_bytes(const NcclCall& call) { return (call.nodes <= 2 ? 1 : 2) * call.bytes; }
+
 double nccl_modelled_s(const NcclParameters& parameters, const NcclCall& call, NcclChoice choice) {
     const auto& costs = parameters.costs(choice.protocol);
     const double n = call.ranks, k = call.ranks_per_node;
@@ -99,6 +112,10 @@ double nccl_modelled_s(const NcclParameters& parameters, const NcclCall& call, N
     switch (choice.algorithm) {
         case NcclAlgorithm::tree: seconds = 2 * call.bytes / nccl_payload_rate(call, choice.protocol, costs.tree_payload_fraction, link); break;
         case NcclAlgorithm::nvls: seconds = call.bytes / (call.nvls_efficiency * call.intra_bytes_per_second); break;
+        case NcclAlgorithm::nvls_tree:
+            seconds = std::max(call.bytes / (call.nvls_efficiency * call.intra_bytes_per_second),
+                               nccl_nvls_tree_net_bytes(call) / call.inter_bytes_per_second);
+            break;
         case NcclAlgorithm::collnet:
             seconds = std::max(2 * (k - 1) / k * call.bytes / call.intra_bytes_per_second,
                                call.bytes / (call.collnet_efficiency * call.inter_bytes_per_second));
@@ -113,14 +130,16 @@ double nccl_modelled_s(const NcclParameters& parameters, const NcclCall& call, N
 }
 
 NcclChoice choose_nccl(const NcclParameters& parameters, const NcclCall& call, const NcclSpec& forced) {
-    const NcclAlgorithm algorithms[] = {NcclAlgorithm::ring, NcclAlgorithm::tree, NcclAlgorithm::nvls, NcclAlgorithm::collnet};
+    const NcclAlgorithm algorithms[] = {NcclAlgorithm::ring, NcclAlgorithm::tree, NcclAlgorithm::nvls, NcclAlgorithm::nvls_tree,
+                                        NcclAlgorithm::collnet};
     const NcclProtocol protocols[] = {NcclProtocol::ll, NcclProtocol::ll128, NcclProtocol::simple};
     NcclChoice best;
     double best_s = std::numeric_limits<double>::infinity();
     auto consider = [&](bool honour_algorithm) {
         for (auto algorithm : algorithms)
             for (auto protocol : protocols) {
-                if (!applies(algorithm, protocol, call) || (algorithm == NcclAlgorithm::nvls && !forced.nvls)) continue;
+                const bool uses_nvls = algorithm == NcclAlgorithm::nvls || algorithm == NcclAlgorithm::nvls_tree;
+                if (!applies(algorithm, protocol, call) || (uses_nvls && !forced.nvls)) continue;
                 if (honour_algorithm && forced.algorithm != NcclAlgorithm::automatic && forced.algorithm != algorithm) continue;
                 if (forced.protocol != NcclProtocol::automatic && forced.protocol != protocol) continue;
                 const double seconds = nccl_modelled_s(parameters, call, {algorithm, protocol});

@@ -308,14 +308,16 @@ NcclSpec read_nccl(const ConfigNode& strategy, AllReduceAlgorithm algorithm, con
         spec.chunk_bytes = node.bytes("chunk");
         if (*spec.chunk_bytes <= 0) node.fail("chunk", "must be a positive size such as 512KiB");
     }
-    if (spec.algorithm == NcclAlgorithm::nvls && !spec.nvls) node.fail("algorithm", "nvls, but nvls: false disables it");
-    if (spec.algorithm == NcclAlgorithm::nvls && cluster.intra_node.reduction_efficiency <= 0)
-        node.fail("algorithm", "nvls needs an intra-node link whose switches reduce (cluster.intra_node.in_network_reduction)");
+    const bool uses_nvls = spec.algorithm == NcclAlgorithm::nvls || spec.algorithm == NcclAlgorithm::nvls_tree;
+    const auto algorithm_name = std::string(kNcclAlgorithmNames.name(spec.algorithm));
+    if (uses_nvls && !spec.nvls) node.fail("algorithm", algorithm_name + ", but nvls: false disables it");
+    if (uses_nvls && cluster.intra_node.reduction_efficiency <= 0)
+        node.fail("algorithm", algorithm_name + " needs an intra-node link whose switches reduce (cluster.intra_node.in_network_reduction)");
     if (spec.algorithm == NcclAlgorithm::collnet && cluster.nic.reduction_efficiency <= 0)
         node.fail("algorithm", "collnet needs a fabric whose switches reduce (cluster.nic.in_network_reduction)");
-    const bool in_network = spec.algorithm == NcclAlgorithm::nvls || spec.algorithm == NcclAlgorithm::collnet;
+    const bool in_network = uses_nvls || spec.algorithm == NcclAlgorithm::collnet;
     if (in_network && spec.protocol != NcclProtocol::automatic && spec.protocol != NcclProtocol::simple)
-        node.fail("protocol", "nvls and collnet run the simple protocol only");
+        node.fail("protocol", "nvls, nvls-tree and collnet run the simple protocol only");
     return spec;
 }
 

@@ -76,8 +76,8 @@ NcclCall call_of(const SimulationContext& ctx, const GroupShape& shape, const Ra
     call.bytes = bytes;
     call.intra_hop = cluster.intra_node.preset.rfind("nvlink", 0) == 0 ? NcclHop::nvlink : NcclHop::pci;
     call.intra_bytes_per_second = ctx.costs.intra_node().effective_bytes_per_second();
-    call.inter_bytes_per_second =
-        static_cast<double>(rails_of(cluster, shape.nodes.front()).size()) * ctx.costs.nic().effective_bytes_per_second();
+    call.rails = static_cast<int>(rails_of(cluster, shape.nodes.front()).size());
+    call.inter_bytes_per_second = call.rails * ctx.costs.nic().effective_bytes_per_second();
     call.nvls_efficiency = cluster.intra_node.reduction_efficiency;
     call.collnet_efficiency = cluster.nic.reduction_efficiency;
     const auto& across = ctx.costs.nccl().ll_max_busbw_across;
@@ -137,7 +137,14 @@ public:
         auto at = [&](int place) { return members[static_cast<size_t>((entry + place) % k)]; };
         if (q > 0) add(me(), at(q - 1), bytes);
         if (q + 1 < k) add(me(), at(q + 1), bytes);
-        if (q > 0 || shape_.nodes.size() == 1) return;
+        if (q == 0) tree_across_nodes(c, t, bytes);
+    }
+
+    // Tree `t` of channel `c` between nodes, from this rank if it is the channel's entry (head) on its node:
+    // `bytes` to its parent and children, the heads of the same channel on their nodes.
+    void tree_across_nodes(int c, int t, double bytes) {
+        channel_ = c;
+        if (shape_.nodes.size() == 1 || my_index_ != entry_of(cluster_, mine(), c)) return;
         const auto links = double_binary_tree(static_cast<int>(shape_.nodes.size()), my_node_, t);
         auto head = [&](int node) {
             const auto& other = shape_.nodes[static_cast<size_t>(node)];
@@ -241,6 +248,19 @@ Plan plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGr
             const double wire = bytes / call.nvls_efficiency;
             for (int c = 0; c < channels; ++c) flows.next_in_node(c, wire / channels);
             plan.bottleneck_s = wire / intra;
+            break;
+        }
+        case NcclAlgorithm::nvls_tree: {
+            // The switch reduces each node's data and multicasts the result as NVLS does; each head (the GPU on
+            // a rail: NCCL's NVLS channels, one per NIC, whatever the compute channels) sends its share, half in
+            // each tree, up and down the tree between the nodes.
+            const double wire = bytes / call.nvls_efficiency;
+            for (int head = 0; head < call.rails; ++head) {
+                flows.next_in_node(head, wire / call.rails);
+                for (int t = 0; t < 2; ++t) flows.tree_across_nodes(head, t, bytes / call.rails / 2);
+            }
+            plan.bottleneck_s = std::max(wire / intra, nccl_nvls_tree_net_bytes(call) / inter);
+            plan.fill_s = nccl_nvls_tree_fill_s(parameters, call, spec.chunk_bytes);
             break;
         }
         case NcclAlgorithm::collnet: {

@@ -3,6 +3,7 @@
 // here), one chunk's pipeline fill, and its bytes at the busiest link's rate.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <sstream>
@@ -141,6 +142,38 @@ TEST_CASE("nccl: an NVLS all-reduce moves S per GPU where the ring moves 2(n-1)/
           1e-6);
     // Unless NVLS is disabled (NCCL_NVLS_ENABLE=0): then the ring.
     CHECK(relative_error(allreduce_time(cluster, bytes, "{nvls: false}"), ring) <= 1e-9);
+}
+
+TEST_CASE("nccl: NVLSTree reduces in each node's switch and sends each head's share over its NIC", "[integration][nccl]") {
+    const auto fidelity = GENERATE(std::string("flow"), std::string("step"));
+    CAPTURE(fidelity);
+    // 8 GPUs per node whose switch reduces at 0.8 of their 100 GB/s NVLink, 8 NICs (the heads) of 12.5 GB/s.
+    // Latency 25 µs + 2 log2(N) x 20.9 µs. Each GPU moves S/0.8 through the switch; a node's NICs move S on
+    // 2 nodes (each head's share once each way) and 2S on 4 (interior in one of the two trees). The first wave of
+    // 16 channels x 8 heads = 128 chunks (128 KiB, 64 KiB from 4 nodes on) passes the switch at 0.8 x 100 / 128
+    // GB/s per chunk and each network hop at 12.5 / 16 twice; the slowest pass is the steady state's own.
+    Cluster cluster{2, 8, 8, 100e9, 12.5e9, 0.8};
+    const double bytes = 1e9, sw = 0.8 * cluster.intra_bytes_per_second / 128, net = cluster.nic_bytes_per_second / 16;
+    auto expected = [&](int nodes, double chunk, double nic_bytes) {
+        const int levels = nodes == 2 ? 1 : 2;
+        const double fill = 2 * chunk / sw + 2 * levels * chunk / net - chunk / std::min(sw, net);
+        return kLaunch + (25 + 2 * levels * 20.9) * kUs + fill +
+               std::max(bytes / (0.8 * cluster.intra_bytes_per_second), nic_bytes / (8 * cluster.nic_bytes_per_second));
+    };
+    const double two = allreduce_time(cluster, bytes, "{algorithm: nvls-tree}", fidelity);
+    CHECK(relative_error(two, expected(2, 128 * 1024.0, bytes)) <= 1e-6);
+    cluster.nodes = 4;
+    CHECK(relative_error(allreduce_time(cluster, bytes, "{algorithm: nvls-tree}", fidelity), expected(4, 64 * 1024.0, 2 * bytes)) <= 1e-6);
+    // The switch the bottleneck: NICs at 100 GB/s.
+    cluster = {2, 8, 8, 100e9, 100e9, 0.8};
+    const double fast_net = cluster.nic_bytes_per_second / 16;
+    const double fill = 2 * 128 * 1024.0 / sw + 2 * 128 * 1024.0 / fast_net - 128 * 1024.0 / std::min(sw, fast_net);
+    CHECK(relative_error(allreduce_time(cluster, bytes, "{algorithm: nvls-tree}", fidelity),
+                         kLaunch + 66.8 * kUs + fill + bytes / (0.8 * cluster.intra_bytes_per_second)) <= 1e-6);
+    // Chosen by itself there (the ring would need 30/16 S over the NICs), and never with nvls: false.
+    const double nvls_tree = allreduce_time(cluster, bytes, "{algorithm: nvls-tree}", fidelity);
+    CHECK(relative_error(allreduce_time(cluster, bytes, "{}", fidelity), nvls_tree) <= 1e-9);
+    CHECK(allreduce_time(cluster, bytes, "{nvls: false}", fidelity) > 1.3 * nvls_tree);
 }
 
 TEST_CASE("nccl: LL carries half a payload per byte moved", "[integration][nccl]") {

@@ -119,6 +119,69 @@ TEST_CASE("nccl: multi-node latency follows tuning.cc's ring and tree formulas",
     CHECK(nccl_latency_s(nccl_defaults(), call, {NcclAlgorithm::ring, NcclProtocol::ll}) == Approx((6.6 + 56 * 1.0 + 6 * 2.7) * 1e-6));
 }
 
+namespace {
+
+// DGX H100-like nodes: 8 GPUs on NVLink at 369 GB/s whose switch reduces at 0.737 of it, 8 NICs of 46 GB/s.
+NcclCall h100_nodes(int nodes, double bytes) {
+    NcclCall call;
+    call.ranks = 8 * nodes;
+    call.nodes = nodes;
+    call.ranks_per_node = 8;
+    call.rails = 8;
+    call.bytes = bytes;
+    call.intra_bytes_per_second = 369e9;
+    call.inter_bytes_per_second = 8 * 46e9;
+    call.nvls_efficiency = 0.737;
+    return call;
+}
+
+}  // namespace
+
+TEST_CASE("nccl: NVLSTree's latency is NVLS's plus two network hops per tree level (tuning.cc)", "[unit][nccl]") {
+    const NcclChoice nvls_tree{NcclAlgorithm::nvls_tree, NcclProtocol::simple};
+    CHECK(nccl_latency_s(nccl_defaults(), h100_nodes(2, 1e9), nvls_tree) == Approx((25 + 2 * 20.9) * 1e-6));
+    CHECK(nccl_latency_s(nccl_defaults(), h100_nodes(8, 1e9), nvls_tree) == Approx((25 + 6 * 20.9) * 1e-6));
+    // Its bandwidth term: the switch's S at 0.737 of NVLink, or the NICs' S (2 nodes) or 2S (more) at 8 x 46 GB/s.
+    CHECK(nccl_modelled_s(nccl_defaults(), h100_nodes(2, 1e9), nvls_tree) == Approx(66.8e-6 + 1e9 / (0.737 * 369e9)));
+    CHECK(nccl_modelled_s(nccl_defaults(), h100_nodes(4, 1e9), nvls_tree) == Approx(108.6e-6 + 2e9 / (8 * 46e9)));
+}
+
+TEST_CASE("nccl: large all-reduces across 2 NVLS nodes choose NVLSTree, across 4 the ring", "[unit][nccl]") {
+    // 2 nodes: NVLSTree's S / 272 GB/s against the ring's 30/16 S / 368; 4 nodes: 2S / 368 against 62/32 S / 368,
+    // where the ring's larger latency (282.8 against 108.6 µs) makes it lose below 174.2 µs x 368 GB/s / (1/16) = 1.03 GB.
+    CHECK((automatic(h100_nodes(2, 1e9)).algorithm == NcclAlgorithm::nvls_tree));
+    CHECK((automatic(h100_nodes(4, 0.9e9)).algorithm == NcclAlgorithm::nvls_tree));
+    CHECK((automatic(h100_nodes(4, 1.1e9)).algorithm == NcclAlgorithm::ring));
+    NcclSpec forced;
+    forced.algorithm = NcclAlgorithm::nvls_tree;
+    CHECK((choose_nccl(nccl_defaults(), h100_nodes(4, 1e9), forced).algorithm == NcclAlgorithm::nvls_tree));
+    // NCCL_NVLS_ENABLE=0 disables it too; so do a switch that cannot reduce, one node, and a single head per node.
+    NcclSpec disabled;
+    disabled.nvls = false;
+    CHECK(choose_nccl(nccl_defaults(), h100_nodes(2, 1e9), disabled).algorithm != NcclAlgorithm::nvls_tree);
+    auto no_switch = h100_nodes(2, 1e9);
+    no_switch.nvls_efficiency = 0;
+    auto one_head = h100_nodes(2, 1e9);
+    one_head.rails = 1;
+    auto alone = h100_nodes(1, 1e9);
+    for (const auto& call : {no_switch, one_head, alone}) CHECK(choose_nccl(nccl_defaults(), call, forced).algorithm != NcclAlgorithm::nvls_tree);
+}
+
+TEST_CASE("nccl: NVLSTree's chunk is NCCL's, cut where each operation in flight would hold few", "[unit][nccl]") {
+    // 16 compute channels x 8 heads = 128 operations; 128 KiB, at most 64 KiB from 4 nodes on; at most 64 KiB below
+    // 4 x 128 chunks of 128 KiB (64 MiB), at most 32 KiB below 128 chunks of 64 KiB (8 MiB); at most one operation's bytes.
+    const double KiB = 1024, MiB = 1024 * KiB;
+    auto chunk = [](int nodes, double bytes) { return nccl_nvls_tree_chunk_bytes(nccl_defaults(), h100_nodes(nodes, bytes), std::nullopt); };
+    CHECK(chunk(2, 16384 * MiB) == 128 * KiB);
+    CHECK(chunk(2, 64 * MiB) == 128 * KiB);
+    CHECK(chunk(2, 63 * MiB) == 64 * KiB);
+    CHECK(chunk(2, 8 * MiB) == 64 * KiB);
+    CHECK(chunk(2, 7 * MiB) == 32 * KiB);
+    CHECK(chunk(2, 1 * MiB) == 8 * KiB);
+    CHECK(chunk(4, 16384 * MiB) == 64 * KiB);
+    CHECK(nccl_nvls_tree_chunk_bytes(nccl_defaults(), h100_nodes(2, 16384 * MiB), 1 * MiB) == 1 * MiB);  // nccl.chunk
+}
+
 TEST_CASE("nccl: scenario keys are read and bad values named", "[unit][nccl]") {
     const std::string ok = "{kind: allreduce, algorithm: nccl, nccl: {algorithm: tree, protocol: ll128, channels: 4, chunk: 1MiB}}";
     CHECK(error_of(ok).empty());
@@ -134,6 +197,13 @@ TEST_CASE("nccl: scenario keys are read and bad values named", "[unit][nccl]") {
     CHECK(error_of("{kind: allreduce, algorithm: nccl, nccl: {nvls: false}}").empty());
     CHECK_THAT(error_of("{kind: allreduce, algorithm: nccl, nccl: {algorithm: nvls, nvls: false}}"),
                Catch::Contains("s.yaml:5") && Catch::Contains("nvls: false"));
+    CHECK(error_of("{kind: allreduce, algorithm: nccl, nccl: {algorithm: nvls-tree}}").empty());
+    CHECK_THAT(error_of("{kind: allreduce, algorithm: nccl, nccl: {algorithm: nvls-tree}}", "nvlink3"),
+               Catch::Contains("nvls-tree needs") && Catch::Contains("in_network_reduction"));
+    CHECK_THAT(error_of("{kind: allreduce, algorithm: nccl, nccl: {algorithm: nvls-tree, protocol: ll128}}"),
+               Catch::Contains("simple protocol only"));
+    CHECK_THAT(error_of("{kind: allreduce, algorithm: nccl, nccl: {algorithm: nvls-tree, nvls: false}}"),
+               Catch::Contains("nvls-tree, but nvls: false"));
     CHECK_THAT(error_of("{kind: allreduce, algorithm: nccl, nccl: {nvls: maybe}}"), Catch::Contains("nvls"));
 }
 

@@ -12,13 +12,13 @@
 
 namespace dtsim {
 
-enum class NcclAlgorithm { automatic, ring, tree, nvls, collnet };
+enum class NcclAlgorithm { automatic, ring, tree, nvls, nvls_tree, collnet };
 enum class NcclProtocol { automatic, ll, ll128, simple };
 
 inline constexpr auto kNcclAlgorithmNames =
     make_name_table(std::pair{NcclAlgorithm::automatic, "auto"}, std::pair{NcclAlgorithm::ring, "ring"},
                     std::pair{NcclAlgorithm::tree, "tree"}, std::pair{NcclAlgorithm::nvls, "nvls"},
-                    std::pair{NcclAlgorithm::collnet, "collnet"});
+                    std::pair{NcclAlgorithm::nvls_tree, "nvls-tree"}, std::pair{NcclAlgorithm::collnet, "collnet"});
 inline constexpr auto kNcclProtocolNames =
     make_name_table(std::pair{NcclProtocol::automatic, "auto"}, std::pair{NcclProtocol::ll, "ll"},
                     std::pair{NcclProtocol::ll128, "ll128"}, std::pair{NcclProtocol::simple, "simple"});
@@ -49,7 +49,13 @@ struct NcclProtocolCosts {
 struct NcclParameters {
     std::array<NcclProtocolCosts, 3> protocols{};  // ll, ll128, simple
     double net_overhead_s = 0;            // NCCL_NET_OVERHEAD: floor of a multi-node ring's intra-node step (x3 Simple)
-    double nvls_latency_s = 0;            // hwLatencies[NVLINK][NVLS][Simple]
+    double nvls_latency_s = 0;            // hwLatencies[NVLINK][NVLS][Simple] (= [NVLINK][NVLSTree][Simple])
+    double nvls_tree_net_latency_s = 0;   // hwLatencies[NET][NVLSTree][Simple]: one network hop of NVLSTree's tree
+    // NVLSTree's pipeline: the compute channels each running every head's chunk at once (ncclNvlsTuning, Hopper),
+    // the chunk (NCCL_NVLS_CHUNKSIZE) and its cap from 4 nodes on (nvls.cc's tree maximum).
+    int nvls_tree_channels = 0;
+    double nvls_tree_chunk_bytes = 0;
+    double nvls_tree_chunk_bytes_4_nodes = 0;
     double collnet_latency_s = 0;         // hwLatencies[NET][CollNetChain][Simple]
     double collnet_hop_latency_s = 0;     // hwLatencies[NVLINK][CollNetChain][Simple]: the intra-node chain's hop
     double channel_bytes_per_second = 0;  // cap on one channel's flow; 0: only the links limit it
@@ -71,6 +77,7 @@ struct NcclCall {
     int ranks = 1;
     int nodes = 1;
     int ranks_per_node = 1;               // the most of the group's ranks on one node
+    int rails = 1;                        // the NICs the group's ranks on a node reach: NVLSTree's heads
     double bytes = 0;                     // as nccl-tests counts them
     NcclHop intra_hop = NcclHop::nvlink;
     double intra_bytes_per_second = 0;    // one GPU's intra-node link
@@ -85,9 +92,9 @@ struct NcclCall {
 double nccl_payload_rate(const NcclCall& call, NcclProtocol protocol, double fraction, double link);
 
 /// The algorithm and protocol NCCL would run `call` with, `forced` applied: NCCL picks the pair of least
-/// modelled time (latency + bytes / bandwidth). NVLS and CollNet run Simple only; NVLS applies within a
-/// node where `forced.nvls` allows it, CollNet across nodes, and a forced one that does not apply gives way
-/// to the automatic choice.
+/// modelled time (latency + bytes / bandwidth). NVLS, NVLSTree and CollNet run Simple only; NVLS applies
+/// within a node and NVLSTree across nodes with at least two heads (NICs) per node, both where `forced.nvls`
+/// allows it; CollNet across nodes; a forced one that does not apply gives way to the automatic choice.
 struct NcclChoice {
     NcclAlgorithm algorithm = NcclAlgorithm::ring;
     NcclProtocol protocol = NcclProtocol::simple;
@@ -100,5 +107,10 @@ double nccl_latency_s(const NcclParameters& parameters, const NcclCall& call, Nc
 /// NCCL's modelled time of `call` as `choice`: its latency plus the bytes each rank moves at the
 /// bottleneck's rate. Used to choose; the simulator times the bytes with flows.
 double nccl_modelled_s(const NcclParameters& parameters, const NcclCall& call, NcclChoice choice);
+
+/// The bytes an NVLSTree all-reduce of S sends (and receives) through a node's NICs, its heads' together:
+/// S on 2 nodes (each head's share goes once each way: a leaf in one tree, the root in the other), 2S on
+/// more (a node is interior in one tree of the double binary tree: its parent and two children).
+double nccl_nvls_tree_net_bytes(const NcclCall& call);
 
 }  // namespace dtsim

@@ -28,4 +28,16 @@ double nccl_forward_bytes(NcclProtocol protocol);
 double nccl_tree_fill_s(const NcclParameters& parameters, const NcclCall& call, NcclProtocol protocol, int pipelines,
                         std::optional<double> forced_chunk, double intra_rate, double net_rate);
 
+/// NCCL's chunk for an NVLSTree all-reduce of `call` (NVIDIA/nccl v2.30.7-1 src/enqueue.cc, calcCollChunking):
+/// NCCL_NVLS_CHUNKSIZE, capped from 4 nodes on, and cut where the call holds few chunks per operation in flight
+/// (each compute channel runs every head's chunk at once), or `forced`; at most one operation's bytes.
+double nccl_nvls_tree_chunk_bytes(const NcclParameters& parameters, const NcclCall& call, std::optional<double> forced);
+
+/// The first wave of chunks' passage through an NVLSTree all-reduce, beyond its latency and its steady state. Every
+/// operation in flight (compute channel x head) starts with one chunk, which is reduced in the switch, climbs
+/// log2(N) network hops, comes down them and is multicast back, each stage waiting for the whole chunk (Simple).
+/// The switch passes are shared by every operation (each reads from and writes to every GPU), a head's network hops
+/// by its compute channels. The slowest stage's passage is the steady state's own and is not counted twice.
+double nccl_nvls_tree_fill_s(const NcclParameters& parameters, const NcclCall& call, std::optional<double> forced_chunk);
+
 }  // namespace dtsim

@@ -81,7 +81,7 @@ void select_nccl_algorithm(const StrategySpec& strategy) {
     }
     static constexpr auto kAlgorithms = make_name_table(
         std::pair{NcclAlgorithm::ring, "Ring"}, std::pair{NcclAlgorithm::tree, "Tree"}, std::pair{NcclAlgorithm::nvls, "NVLS"},
-        std::pair{NcclAlgorithm::collnet, "CollNetDirect"});
+        std::pair{NcclAlgorithm::nvls_tree, "NVLSTree"}, std::pair{NcclAlgorithm::collnet, "CollNetDirect"});
     static constexpr auto kProtocols = make_name_table(std::pair{NcclProtocol::ll, "LL"}, std::pair{NcclProtocol::ll128, "LL128"},
                                                        std::pair{NcclProtocol::simple, "Simple"});
     const auto& forced = strategy.nccl;
