@@ -34,7 +34,7 @@ double GpuPreset::peak_for(Precision precision, const std::string& where) const 
 GpuPreset load_gpu_preset(const std::string& name, const std::string& where) {
     auto doc = open_preset("gpu", name, where);
     doc.require_map_with_keys({"kind", "name", "description", "basis", "source", "peak", "memory",
-                               "memory_bandwidth", "streaming_multiprocessors", "efficiency", "intra_node", "host_link"});
+                               "memory_bandwidth", "streaming_multiprocessors", "efficiency", "intra_node", "host_link", "collectives"});
     GpuPreset gpu;
     gpu.name = doc.text("name");
     gpu.description = doc.text("description");
@@ -56,6 +56,7 @@ GpuPreset load_gpu_preset(const std::string& name, const std::string& where) {
     gpu.attention_efficiency = efficiency.number("attention", 0.01, 1.0);
     gpu.intra_node = doc.text("intra_node");
     gpu.host_link = doc.text("host_link");
+    gpu.collectives = doc.choice("collectives", kCollectiveLibraryNames);
     return gpu;
 }
 

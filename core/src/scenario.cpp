@@ -331,7 +331,10 @@ StrategySpec read_strategy(const ConfigNode& training, const ClusterSpec& cluste
             node.require_map_with_keys({"kind", "algorithm", "nccl", "bucket", "overlap", "sharding", "prefetch"});
         else
             node.require_map_with_keys({"kind", "algorithm", "nccl", "bucket", "overlap", "backup_workers", "prefetch"});
-        if (node.has("algorithm")) strategy.algorithm = node.choice("algorithm", kAllReduceAlgorithmNames);
+        // Unless given, the all-reduce runs as the device's collectives library does: NCCL's structure on GPUs.
+        strategy.algorithm = node.has("algorithm")                              ? node.choice("algorithm", kAllReduceAlgorithmNames)
+                             : cluster.gpu.collectives == CollectiveLibrary::nccl ? AllReduceAlgorithm::nccl
+                                                                                  : AllReduceAlgorithm::ring;
         if (node.has("nccl")) strategy.nccl = read_nccl(node, strategy.algorithm, cluster);
     } else {
         node.require_map_with_keys(
@@ -372,7 +375,8 @@ StrategySpec read_strategy(const ConfigNode& training, const ClusterSpec& cluste
         if ((strategy.algorithm == AllReduceAlgorithm::hierarchical || strategy.algorithm == AllReduceAlgorithm::nccl) &&
             strategy.kind == StrategyKind::allreduce)
             node.fail("backup_workers", "needs a flat all-reduce (ring, tree, halving-doubling or direct), not " +
-                                            to_string(strategy.algorithm));
+                                            to_string(strategy.algorithm) +
+                                            (node.has("algorithm") ? "" : " (the default on GPUs: set algorithm: ring)"));
     }
     return strategy;
 }

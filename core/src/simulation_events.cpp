@@ -68,8 +68,10 @@ private:
     double layers_messages(const std::vector<RankLayer>& layers) const {
         const int tensor = llm_.parallelism.tensor, context = llm_.parallelism.context, expert = llm_.parallelism.expert;
         // In flow fidelity one rank stands for its tensor group, which prices its collectives instead.
-        const double tensor_collective = fidelity_ == Fidelity::flow || tensor < 2 ? 0 : 2.0 * (tensor - 1);
-        const double context_pass = pass_per_rank(context, fidelity_);
+        const double tensor_collective = fidelity_ == Fidelity::flow || tensor < 2 ? 0
+                                         : nccl()                                ? allreduce_per_rank(algorithm(), tensor, scenario_.cluster, fidelity_)
+                                                                                 : 2.0 * (tensor - 1);
+        const double context_pass = pass(context);
         const double alltoall = expert - 1;
         const auto groups = data_groups();
         double per_microbatch = 0;
@@ -79,7 +81,7 @@ private:
             if (layer.expert && expert > 1) per_microbatch += 4 * alltoall;
             // ZeRO-3 and FSDP gather a layer's parameters before each of its passes.
             if (llm_.shards_parameters() && layer.gradient_bytes > 0)
-                per_microbatch += 2 * pass_per_rank(layer.expert ? groups.expert : groups.shard, fidelity_);
+                per_microbatch += 2 * pass(layer.expert ? groups.expert : groups.shard);
         }
         const double reducing_microbatches = llm_.zero_stage >= 2 ? microbatches_ : 1;
         return microbatches_ * per_microbatch + reducing_microbatches * gradient_messages(layers, groups);
@@ -112,19 +114,25 @@ private:
     }
 
     double reduction_messages(int group, const Groups& groups) const {
-        const auto algorithm = scenario_.training.strategy.algorithm;
-        if (llm_.hybrid_sharding())
-            return pass_per_rank(groups.shard, fidelity_) + allreduce_per_rank(algorithm, groups.replica, scenario_.cluster, fidelity_);
-        if (llm_.zero_stage == 0) return allreduce_per_rank(algorithm, group, scenario_.cluster, fidelity_);
-        return pass_per_rank(group, fidelity_);
+        if (llm_.hybrid_sharding()) return pass(groups.shard) + allreduce_per_rank(algorithm(), groups.replica, scenario_.cluster, fidelity_);
+        if (llm_.zero_stage == 0) return allreduce_per_rank(algorithm(), group, scenario_.cluster, fidelity_);
+        return pass(group);
+    }
+
+    AllReduceAlgorithm algorithm() const { return scenario_.training.strategy.algorithm; }
+    bool nccl() const { return algorithm() == AllReduceAlgorithm::nccl; }
+
+    // A reduce-scatter or all-gather over `ranks`: a ring's steps, or NCCL's one flow per member and channel.
+    double pass(int ranks) const {
+        if (!nccl() || ranks < 2) return pass_per_rank(ranks, fidelity_);
+        return ranks > scenario_.cluster.gpus_per_node ? scenario_.cluster.nics_per_node : 1;
     }
 
     // ZeRO-1 and -2 gather the updated parameters after the optimizer step: dense, and expert where a stage has any.
     double optimizer_gather_messages(int stage) const {
         if (llm_.zero_stage == 0 || llm_.shards_parameters()) return 0;
         const auto groups = data_groups();
-        return pass_per_rank(groups.dense, fidelity_) +
-               (costs_.stage_contents(stage, llm_.parallelism.pipeline).expert_parameters > 0 ? pass_per_rank(groups.expert, fidelity_) : 0);
+        return pass(groups.dense) + (costs_.stage_contents(stage, llm_.parallelism.pipeline).expert_parameters > 0 ? pass(groups.expert) : 0);
     }
 
     const Scenario& scenario_;

@@ -290,6 +290,11 @@ Plan plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGr
         }
     }
     plan.flows = std::move(flows.flows);
+    // The ranks of a simulated rank's tensor group behind its NIC send the same flows between nodes at once
+    // (SimulationContext::nic_sharers, as for every other message).
+    const auto& cluster = ctx.scenario.cluster;
+    for (auto& flow : plan.flows)
+        if (cluster.node_of(flow.from) != cluster.node_of(flow.to)) flow.bytes *= ctx.nic_sharers;
     return plan;
 }
 

@@ -102,12 +102,18 @@ TEST_CASE("an LLM layout's estimate is what it sends", "[integration][events][ll
 }
 
 TEST_CASE("hybrid FSDP reduces within the node and across nodes", "[integration][events][llm]") {
+    // Ring collectives: every step a message, as the estimate counts them. NCCL's: one flow per member and
+    // channel (a tree's two), which the estimate counts per channel and NIC: of the right order.
+    const auto [algorithm, exact] = GENERATE(table<std::string, bool>({{"ring", true}, {"nccl", false}}));
+    CAPTURE(algorithm);
     const auto counted = count("name: events\ncluster: {nodes: 2, gpus_per_node: 4, gpu: h100-sxm, intra_node: nvlink4, nic: ib-ndr, "
                                "network_model: ideal}\nmodel: {zoo: gpt3-125m, micro_batch: 1, precision: bf16}\ntraining:\n"
                                "  iterations: 2\n  fidelity: step\n  global_batch: 16\n  parallelism: {data: auto}\n"
-                               "  strategy: {kind: fsdp, sharding: hybrid, bucket: 25MB}\n");
+                               "  strategy: {kind: fsdp, algorithm: " + algorithm + ", bucket: 25MB, sharding: hybrid}\n");
     CHECK(counted.simulated.messages > 0);
-    CHECK(counted.estimated == counted.simulated.messages);
+    if (exact) CHECK(counted.estimated == counted.simulated.messages);
+    CHECK(counted.estimated <= 2 * counted.simulated.messages);
+    CHECK(counted.estimated >= counted.simulated.messages / 2);
 }
 
 TEST_CASE("striped parameter servers send fewer flows than the estimate, never more", "[integration][events]") {

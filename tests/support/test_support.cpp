@@ -195,7 +195,7 @@ cluster: {nodes: 2, gpus_per_node: 1, gpu: h100-sxm, nic: ib-ndr}
 model: {gradient_bytes: 100MB, forward_time: 30ms, backward_time: 60ms, batch_per_gpu: 32}
 training:
   iterations: 2
-  strategy: {kind: allreduce}
+  strategy: {kind: allreduce, algorithm: ring}
 )";
 }
 

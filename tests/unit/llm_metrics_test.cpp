@@ -145,6 +145,10 @@ TEST_CASE("an LLM layout is described by its degrees and what is not the default
     CHECK(describe_strategy(fsdp.training) == "dp4 fsdp full");
     CHECK(describe_strategy(load_scenario_text("name: dp\ncluster: {nodes: 2, gpu: h100-sxm, nic: ib-ndr}\nmodel: {zoo: resnet50, batch_per_gpu: 32}\n"
                                              "training: {strategy: {kind: allreduce}}\n", "dp.yaml").training) ==
+          "allreduce/nccl");
+    // The all-reduce defaults to the device's collectives library: NCCL on GPUs, MPI's ring between CPU workers.
+    CHECK(describe_strategy(load_scenario_text("name: dp\ncluster: {nodes: 2, gpu: cpu, nic: eth-10g}\nmodel: {zoo: resnet50, batch_per_gpu: 32}\n"
+                                             "training: {strategy: {kind: allreduce}}\n", "dp.yaml").training) ==
           "allreduce/ring");
 }
 

@@ -4,9 +4,15 @@
 #include <optional>
 #include <string>
 
+#include "dtsim/name_table.hpp"
 #include "dtsim/precision.hpp"
 
 namespace dtsim {
+
+/// The library that runs a device's collectives: NCCL on NVIDIA GPUs, MPI between CPU workers (the testbed).
+enum class CollectiveLibrary { nccl, mpi };
+inline constexpr auto kCollectiveLibraryNames =
+    make_name_table(std::pair{CollectiveLibrary::nccl, "nccl"}, std::pair{CollectiveLibrary::mpi, "mpi"});
 
 struct GpuPreset {
     std::string name;
@@ -22,6 +28,7 @@ struct GpuPreset {
                                         // given (a CPU), every GEMM at the large GEMM's rate
     std::string intra_node;        // network preset for GPU-to-GPU links inside a node
     std::string host_link;         // network preset for the host (PCIe) link
+    CollectiveLibrary collectives = CollectiveLibrary::nccl;  // decides a scenario's default all-reduce algorithm
 
     /// Throws InputError when the GPU has no peak for this precision.
     double peak_for(Precision precision, const std::string& where) const;
