@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "dtsim/calibrate/plan.hpp"
+#include "dtsim/cost_model.hpp"
 #include "dtsim/input_error.hpp"
 #include "dtsim/output_files.hpp"
 #include "dtsim/override_option.hpp"
@@ -47,6 +48,20 @@ std::string algorithm_of(NetworkOp op, const Scenario& scenario) {
     return scenario.training.strategy.algorithm == AllReduceAlgorithm::nccl ? "nccl" : "ring";
 }
 
+// Where the scenario's profile measured NCCL's collectives, the latency factors it gives NCCL's model.
+void print_nccl_calibration(const CostModel& costs) {
+    const auto& calibration = costs.nccl_calibration();
+    if (!calibration) return;
+    std::cout << "  NCCL's latencies calibrated from the profile's collectives:";
+    const char* names[] = {"LL", "LL128", "Simple"};
+    for (size_t p = 0; p < 3; ++p) {
+        std::cout << (p ? "," : "") << " " << names[p] << " ";
+        if (calibration->measurements[p] == 0) std::cout << "as published (no size ran it)";
+        else std::cout << "×" << fixed(calibration->parameters.latency_scale[p], 2) << " (" << calibration->measurements[p] << " sizes)";
+    }
+    std::cout << "\n";
+}
+
 void run(const CollectiveOptions& options) {
     const auto op = collective_op(options.op);
     prepare_output_files({{"--json", options.json}}, {{"the scenario", options.scenario}});
@@ -68,6 +83,7 @@ void run(const CollectiveOptions& options) {
     std::cout << to_string(op) << " over " << ranks << " GPUs on " << scenario.cluster.nodes << " node"
               << (scenario.cluster.nodes == 1 ? "" : "s") << " (" << algorithm << "), nccl-tests semantics (GB = 1e9 B)\n";
     table.print(std::cout, "  ");
+    if (algorithm == "nccl") print_nccl_calibration(CostModel(scenario));
     if (!options.json.empty())
         write_text_file(options.json, nlohmann::ordered_json{{"scenario", scenario.name},
                                                              {"op", std::string(to_string(op))},

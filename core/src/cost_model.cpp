@@ -1,6 +1,9 @@
 #include "dtsim/cost_model.hpp"
 
 #include <algorithm>
+#include <set>
+
+#include <nlohmann/json.hpp>
 
 #include "dtsim/sum_over.hpp"
 
@@ -122,6 +125,19 @@ std::vector<LayerWork> model_layers(const ModelSpec& model, const ComputeCosts& 
     return layers;
 }
 
+// Whether the profile's collectives were timed with NCCL (dtsim-runtime's nccl backend, or nccl-tests logs).
+bool measured_with_nccl(const Profile& profile) {
+    const auto environment = nlohmann::json::parse(profile.environment_json, nullptr, false);
+    return environment.is_object() && environment.value("backend", "") == "nccl";
+}
+
+// The NICs the first `ranks_per_node` GPUs of a node reach.
+int rails_reached(const ClusterSpec& cluster, int ranks_per_node) {
+    std::set<int> nics;
+    for (int gpu = 0; gpu < std::min(ranks_per_node, cluster.gpus_per_node); ++gpu) nics.insert(cluster.nic_of_gpu(gpu));
+    return std::max(1, static_cast<int>(nics.size()));
+}
+
 }  // namespace
 
 MessageCost LinkModel::message_cost(double bytes, bool first_of_pass, int ring_members) const {
@@ -138,6 +154,10 @@ CostModel::CostModel(const Scenario& scenario)
     // A node's ring has its GPUs; the ring across nodes, one rank per node.
     intra_node_ = link_model(cluster.intra_node, profile, LinkClass::intra_node, cluster.gpus_per_node, "cluster.intra_node");
     nic_ = link_model(cluster.nic, profile, LinkClass::inter_node, cluster.nodes, "cluster.nic");
+    intra_hop_ = cluster.intra_node.preset.rfind("nvlink", 0) == 0 ? NcclHop::nvlink : NcclHop::pci;
+    nvls_efficiency_ = cluster.intra_node.reduction_efficiency;
+    collnet_efficiency_ = cluster.nic.reduction_efficiency;
+    intra_ll_max_busbw_ = cluster.intra_node.ll_max_busbw;
     if (profile) {
         for (const auto& fit : profile->network)
             if (fit.mode == TimingMode::latency && !is_point_to_point(fit.op))
@@ -156,6 +176,7 @@ CostModel::CostModel(const Scenario& scenario)
         compute_.codecs = profile->compute->codecs;
         compute_.shared_cores = profile->compute->shared_cores;
     }
+    if (profile && measured_with_nccl(*profile)) calibrate_nccl(*profile, cluster);
     layers_ = model_layers(scenario.model, compute_);
     if (const auto& optimizer = scenario.training.optimizer; optimizer && !scenario.training.llm) {
         const auto precision = scenario.model.precision;
@@ -164,6 +185,42 @@ CostModel::CostModel(const Scenario& scenario)
     }
     if (scenario.training.llm)
         llm_ = llm_costs(scenario, compute_.layer_rates());
+}
+
+NcclCall CostModel::nccl_call(NetworkOp op, int ranks, int nodes, int ranks_per_node, int rails, double bytes) const {
+    NcclCall call;
+    call.op = op;
+    call.ranks = ranks;
+    call.nodes = nodes;
+    call.ranks_per_node = ranks_per_node;
+    call.rails = rails;
+    call.bytes = bytes;
+    call.intra_hop = intra_hop_;
+    call.intra_bytes_per_second = intra_node_.effective_bytes_per_second();
+    call.inter_bytes_per_second = rails * nic_.effective_bytes_per_second();
+    call.nvls_efficiency = nvls_efficiency_;
+    call.collnet_efficiency = collnet_efficiency_;
+    const auto& across = nccl_.ll_max_busbw_across;
+    call.ll_max_busbw = nodes == 1 ? intra_ll_max_busbw_ : across[nodes == 2 ? 0 : 1];
+    return call;
+}
+
+// Every size of every all-reduce, reduce-scatter and all-gather the profile timed back to back (nccl-tests' timing),
+// on this cluster's links and NICs: the profile's collectives ran on the cluster it describes.
+void CostModel::calibrate_nccl(const Profile& profile, const ClusterSpec& cluster) {
+    std::vector<NcclMeasurement> measured;
+    for (const auto& fit : profile.network) {
+        const bool collective = fit.op == NetworkOp::allreduce || fit.op == NetworkOp::reducescatter || fit.op == NetworkOp::allgather;
+        if (!collective || fit.mode != TimingMode::throughput || fit.ranks < 2) continue;
+        const int per_node = (fit.ranks + fit.nodes - 1) / fit.nodes;
+        const int rails = rails_reached(cluster, per_node);
+        for (const auto& [bytes, seconds] : fit.measured)
+            measured.push_back({nccl_call(fit.op, fit.ranks, fit.nodes, per_node, rails, bytes), fit.nodes > 1 ? rails : 1,
+                                fit.nodes > 1 ? nic_.latency_s : intra_node_.latency_s, seconds});
+    }
+    if (measured.empty()) return;
+    nccl_calibration_ = calibrate_nccl_latencies(nccl_defaults(), measured, compute_.per_kernel_s);
+    nccl_ = nccl_calibration_->parameters;
 }
 
 const LinkModel& CostModel::link_between(int from_rank, int to_rank) const {

@@ -35,15 +35,19 @@ bool applies(NcclAlgorithm algorithm, NcclProtocol protocol, const NcclCall& cal
 
 }  // namespace
 
-const NcclProtocolCosts& NcclParameters::costs(NcclProtocol protocol) const {
+size_t nccl_protocol_index(NcclProtocol protocol) {
     switch (protocol) {
-        case NcclProtocol::ll: return protocols[0];
-        case NcclProtocol::ll128: return protocols[1];
+        case NcclProtocol::ll: return 0;
+        case NcclProtocol::ll128: return 1;
         case NcclProtocol::simple:
         case NcclProtocol::automatic: break;
     }
-    return protocols[2];
+    return 2;
 }
+
+const NcclProtocolCosts& NcclParameters::costs(NcclProtocol protocol) const { return protocols[nccl_protocol_index(protocol)]; }
+
+double NcclParameters::latency_scale_of(NcclProtocol protocol) const { return latency_scale[nccl_protocol_index(protocol)]; }
 
 NcclParameters nccl_defaults() {
     NcclParameters parameters;

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "dtsim/collective_trees.hpp"
-#include "dtsim/nccl_tree_pipeline.hpp"
+#include "dtsim/nccl_call_costs.hpp"
 
 namespace dtsim::sim {
 namespace sg4 = simgrid::s4u;
@@ -67,22 +67,8 @@ int channels_of(const SimulationContext& ctx, const GroupShape& shape) {
 }
 
 NcclCall call_of(const SimulationContext& ctx, const GroupShape& shape, const RankGroup& group, NetworkOp op, double bytes) {
-    const auto& cluster = ctx.scenario.cluster;
-    NcclCall call;
-    call.op = op;
-    call.ranks = group.count;
-    call.nodes = static_cast<int>(shape.nodes.size());
-    call.ranks_per_node = shape.ranks_per_node;
-    call.bytes = bytes;
-    call.intra_hop = cluster.intra_node.preset.rfind("nvlink", 0) == 0 ? NcclHop::nvlink : NcclHop::pci;
-    call.intra_bytes_per_second = ctx.costs.intra_node().effective_bytes_per_second();
-    call.rails = static_cast<int>(rails_of(cluster, shape.nodes.front()).size());
-    call.inter_bytes_per_second = call.rails * ctx.costs.nic().effective_bytes_per_second();
-    call.nvls_efficiency = cluster.intra_node.reduction_efficiency;
-    call.collnet_efficiency = cluster.nic.reduction_efficiency;
-    const auto& across = ctx.costs.nccl().ll_max_busbw_across;
-    call.ll_max_busbw = call.nodes == 1 ? cluster.intra_node.ll_max_busbw : across[call.nodes == 2 ? 0 : 1];
-    return call;
+    const int rails = static_cast<int>(rails_of(ctx.scenario.cluster, shape.nodes.front()).size());
+    return ctx.costs.nccl_call(op, group.count, static_cast<int>(shape.nodes.size()), shape.ranks_per_node, rails, bytes);
 }
 
 // One GPU-to-GPU flow of the collective, between the hosts of two ranks: `channels` channels' bytes, the
@@ -206,12 +192,6 @@ struct Plan {
     double bottleneck_s = 0;  // the flows alone on an idle platform (nccl_collective_alone_s)
 };
 
-// Payload bytes per byte a flow moves over `link`: the protocol's fraction, less where its payload rate
-// stops below fraction·link (LL's ceiling), so that the flows, at the link's rate, carry the payload at it.
-double payload_fraction(const NcclCall& call, NcclProtocol protocol, double fraction, double link) {
-    return nccl_payload_rate(call, protocol, fraction, link) / link;
-}
-
 Plan plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGroup& group, NetworkOp op, double bytes) {
     const auto call = call_of(ctx, shape, group, op, bytes);
     const auto& parameters = ctx.costs.nccl();
@@ -221,33 +201,25 @@ Plan plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGr
     const int channels = channels_of(ctx, shape);
     const double n = group.count, k = shape.ranks_per_node;
     const double per_channel = bytes / channels;
+    const auto charged = nccl_call_costs(parameters, call, choice, channels, spec.chunk_bytes);
     Plan plan;
     plan.launch_s = ctx.costs.compute().per_kernel_s;
-    plan.latency_s = nccl_latency_s(parameters, call, choice);
+    plan.latency_s = charged.latency_s;
+    plan.fill_s = charged.fill_s;
+    plan.bottleneck_s = charged.bottleneck_s;
     FlowPlan flows(ctx, shape, group.position);
-    const double intra = call.intra_bytes_per_second, inter = call.inter_bytes_per_second;
-    const bool across = call.nodes > 1;
-    const double link = across ? std::min(intra, inter) : intra;
+    const double link = call.nodes > 1 ? std::min(call.intra_bytes_per_second, call.inter_bytes_per_second) : call.intra_bytes_per_second;
     switch (choice.algorithm) {
         case NcclAlgorithm::tree: {
-            const double fraction = payload_fraction(call, choice.protocol, costs.tree_payload_fraction, link);
+            const double fraction = nccl_payload_fraction(call, choice.protocol, costs.tree_payload_fraction, link);
             const double wire = per_channel / 2 / fraction;  // half of the channel per tree
             for (int c = 0; c < channels; ++c)
                 for (int t = 0; t < 2; ++t) flows.tree(c, t, wire);
-            // A node's chain sends its half up and down in both trees; so does an interior node's NIC.
-            plan.bottleneck_s = 2 * bytes / fraction * (across ? std::max(1 / intra, 1 / inter) : 1 / intra);
-            // A channel's first chunk crosses each hop beside its other tree and the channels entering the node at
-            // the same GPU (those on its rail); the channels on other rails start at other GPUs, on other links.
-            const int rails = static_cast<int>(rails_of(ctx.scenario.cluster, shape.nodes.front()).size());
-            const double sharing = 2.0 * ((channels + rails - 1) / rails);
-            plan.fill_s = nccl_tree_fill_s(parameters, call, choice.protocol, 2 * channels, spec.chunk_bytes, fraction * intra / sharing,
-                                           fraction * inter / rails / sharing);
             break;
         }
         case NcclAlgorithm::nvls: {
             const double wire = bytes / call.nvls_efficiency;
             for (int c = 0; c < channels; ++c) flows.next_in_node(c, wire / channels);
-            plan.bottleneck_s = wire / intra;
             break;
         }
         case NcclAlgorithm::nvls_tree: {
@@ -259,8 +231,6 @@ Plan plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGr
                 flows.next_in_node(head, wire / call.rails);
                 for (int t = 0; t < 2; ++t) flows.tree_across_nodes(head, t, bytes / call.rails / 2);
             }
-            plan.bottleneck_s = std::max(wire / intra, nccl_nvls_tree_net_bytes(call) / inter);
-            plan.fill_s = nccl_nvls_tree_fill_s(parameters, call, spec.chunk_bytes);
             break;
         }
         case NcclAlgorithm::collnet: {
@@ -270,22 +240,13 @@ Plan plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGr
                 if (k > 1) flows.next_in_node(c, ring_wire);
                 flows.next_node(c, share_wire);
             }
-            plan.bottleneck_s = std::max(ring_wire * channels / intra, bytes / call.collnet_efficiency / inter);
             break;
         }
         case NcclAlgorithm::ring:
         case NcclAlgorithm::automatic: {
             const double steps_share = (op == NetworkOp::allreduce ? 2 : 1) * (n - 1) / n;
-            const double fraction = payload_fraction(call, choice.protocol, costs.ring_payload_fraction, link);
-            const double wire = steps_share * per_channel / fraction;
-            for (int c = 0; c < channels; ++c) flows.ring(c, wire);
-            plan.bottleneck_s = wire * channels * (across ? std::max(1 / intra, 1 / inter) : 1 / intra);
-            // Chunks pipeline through the node's chain and the hop between nodes: the collective lasts the
-            // slower phase plus one chunk's pass through the faster one (the node's k - 1 NVLink hops).
-            if (across && k > 1) {
-                const double chunk = std::min(spec.chunk_bytes.value_or(costs.step_payload_bytes), per_channel / n);
-                plan.fill_s = (k - 1) * chunk / fraction / intra;
-            }
+            const double fraction = nccl_payload_fraction(call, choice.protocol, costs.ring_payload_fraction, link);
+            for (int c = 0; c < channels; ++c) flows.ring(c, steps_share * per_channel / fraction);
             break;
         }
     }

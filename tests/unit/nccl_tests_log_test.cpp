@@ -2,9 +2,12 @@
 // follow a closed form are read back to those times and bus bandwidths, and fitted back to its α and β.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+
 #include <nlohmann/json.hpp>
 
 #include "dtsim/calibrate/nccl_tests_profile.hpp"
+#include "dtsim/cost_model.hpp"
 #include "dtsim/input_error.hpp"
 #include "test_support.hpp"
 
@@ -197,6 +200,36 @@ TEST_CASE("bad nccl-tests logs are refused naming the file, the line and what wa
     CHECK_THAT(refusal(allreduce_log(4, kGoodRow, "#  size count type redop root cputime algbw busbw #wrong cputime algbw busbw #wrong\n")),
                Contains("CPU time"));
     CHECK_THAT(refusal(allreduce_log(4, "", "#  Rank  x on\n")), Contains("bad.log:9:") && Contains("expected a device line"));
+}
+
+}  // namespace nccl_tests_log_test
+
+namespace nccl_tests_log_test {
+
+TEST_CASE("a profile fitted from nccl-tests logs calibrates NCCL's latencies where it prices a cluster", "[nccl_tests]") {
+    // all_reduce_perf_1node.log's 4 H100s take 30 µs per call at 1 KiB, where NCCL's model gives 6.6 + 6 x 0.6 µs
+    // of ring LL latency: beyond the launch (5 µs) and the link's one-way 5 µs, the measured latency is about twice it.
+    test::TempDir dir;
+    std::ofstream(dir.file("logs.json")) << profile_to_json(fit_nccl_tests_logs({log_path("all_reduce_perf_1node.log")}, "logs"));
+    const std::string scenario = "name: n\nprofile: " + dir.file("logs.json") +
+                                 "\ncluster: {nodes: 1, gpus_per_node: 4, gpu: h100-sxm, nic: ib-ndr}\n"
+                                 "model: {gradient_bytes: 1MB, forward_time: 0ms, backward_time: 0ms, batch_per_gpu: 1, layers: 1}\n"
+                                 "training: {strategy: {kind: allreduce, algorithm: nccl}}\n";
+    const CostModel costs(load_scenario_text(scenario, "n.yaml"));
+    REQUIRE(costs.nccl_calibration());
+    CHECK(costs.nccl_calibration()->measurements[0] > 0);
+    const double ll = costs.nccl().latency_scale[0];
+    CAPTURE(ll);
+    CHECK(ll > 1.5);
+    CHECK(ll < 3);
+    // Calibrated or not, NCCL chooses with its published latencies.
+    const auto call = costs.nccl_call(NetworkOp::allreduce, 4, 1, 4, 1, 1024);
+    CHECK((choose_nccl(costs.nccl(), call, {}).protocol == choose_nccl(nccl_defaults(), call, {}).protocol));
+    // A profile measured with MPI collectives calibrates nothing of NCCL's.
+    const std::string testbed = "name: t\nprofile: testbed-4x1gbit.measured\ncluster: {nodes: 4, gpus_per_node: 1, gpu: cpu}\n"
+                                "model: {gradient_bytes: 1MB, forward_time: 1ms, backward_time: 2ms, batch_per_gpu: 1, layers: 1}\n"
+                                "training: {strategy: {kind: allreduce}}\n";
+    CHECK_FALSE(CostModel(load_scenario_text(testbed, "t.yaml")).nccl_calibration());
 }
 
 }  // namespace nccl_tests_log_test

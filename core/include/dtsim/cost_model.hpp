@@ -12,6 +12,7 @@
 #include "dtsim/incast.hpp"
 #include "dtsim/llm_costs.hpp"
 #include "dtsim/network_ops.hpp"
+#include "dtsim/nccl_calibration.hpp"
 #include "dtsim/nccl_model.hpp"
 #include "dtsim/profile.hpp"
 #include "dtsim/scenario.hpp"
@@ -89,8 +90,14 @@ public:
     void share_ports_perfectly() { port_incast_ = {}; }
 
     /// NCCL's per-protocol latencies, payload fractions and chunks for algorithm: nccl (nccl_model.hpp):
-    /// NCCL's published defaults; the place a calibrated profile will replace them.
+    /// NCCL's published defaults, with the latencies calibrated where the profile measured NCCL's collectives
+    /// (nccl_calibration.hpp).
     const NcclParameters& nccl() const { return nccl_; }
+    /// The calibration of NCCL's latencies from the profile's collectives; none without one measured with NCCL.
+    const std::optional<NcclLatencyCalibration>& nccl_calibration() const { return nccl_calibration_; }
+    /// The shape NCCL's model sees for a collective of `ranks` ranks on `nodes` nodes, at most `ranks_per_node`
+    /// of them on one node, which reach `rails` of its NICs, over this cluster's links.
+    NcclCall nccl_call(NetworkOp op, int ranks, int nodes, int ranks_per_node, int rails, double bytes) const;
 
     const ComputeCosts& compute() const { return compute_; }
     /// One GPU's layers in forward order, with the per-GPU batch applied; backward includes recompute.
@@ -108,7 +115,14 @@ public:
     double single_gpu_iteration_s() const { return accumulation_steps_ * (forward_s() + backward_s()) + optimizer_step_s_; }
 
 private:
+    void calibrate_nccl(const Profile& profile, const ClusterSpec& cluster);
+
     NcclParameters nccl_ = nccl_defaults();
+    std::optional<NcclLatencyCalibration> nccl_calibration_;
+    NcclHop intra_hop_ = NcclHop::nvlink;
+    double nvls_efficiency_ = 0;
+    double collnet_efficiency_ = 0;
+    double intra_ll_max_busbw_ = 0;
     int gpus_per_node_ = 1;
     int accumulation_steps_ = 1;
     double optimizer_step_s_ = 0;

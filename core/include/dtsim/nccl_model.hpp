@@ -62,8 +62,15 @@ struct NcclParameters {
     // llMaxBws across nodes, Intel hosts: the LL protocol's bus bandwidth ceiling on 2 nodes and on more
     // (within one node the ceiling depends on the GPU and comes with the NVLink preset: LinkSpec::ll_max_busbw).
     std::array<double, 2> ll_max_busbw_across{};
+    // What a call's latency takes, per protocol (LL, LL128, Simple), as a multiple of the modelled one: 1 unless a
+    // profile measured NCCL's collectives (nccl_calibration.hpp). NCCL chooses with its modelled latencies.
+    std::array<double, 3> latency_scale{1, 1, 1};
     const NcclProtocolCosts& costs(NcclProtocol protocol) const;
+    double latency_scale_of(NcclProtocol protocol) const;
 };
+
+/// A protocol's index in NcclParameters' per-protocol arrays: LL 0, LL128 1, Simple 2.
+size_t nccl_protocol_index(NcclProtocol protocol);
 
 /// NCCL v2.30.7-1's defaults (docs/collectives.md lists each with its source line).
 NcclParameters nccl_defaults();
