@@ -188,21 +188,19 @@ CostModel::CostModel(const Scenario& scenario)
 }
 
 NcclCall CostModel::nccl_call(NetworkOp op, int ranks, int nodes, int ranks_per_node, int rails, double bytes) const {
-    NcclCall call;
-    call.op = op;
-    call.ranks = ranks;
-    call.nodes = nodes;
-    call.ranks_per_node = ranks_per_node;
-    call.rails = rails;
-    call.bytes = bytes;
-    call.intra_hop = intra_hop_;
-    call.intra_bytes_per_second = intra_node_.effective_bytes_per_second();
-    call.inter_bytes_per_second = rails * nic_.effective_bytes_per_second();
-    call.nvls_efficiency = nvls_efficiency_;
-    call.collnet_efficiency = collnet_efficiency_;
     const auto& across = nccl_.ll_max_busbw_across;
-    call.ll_max_busbw = nodes == 1 ? intra_ll_max_busbw_ : across[nodes == 2 ? 0 : 1];
-    return call;
+    return NcclCall{.op = op,
+                    .ranks = ranks,
+                    .nodes = nodes,
+                    .ranks_per_node = ranks_per_node,
+                    .rails = rails,
+                    .bytes = bytes,
+                    .intra_hop = intra_hop_,
+                    .intra_bytes_per_second = intra_node_.effective_bytes_per_second(),
+                    .inter_bytes_per_second = rails * nic_.effective_bytes_per_second(),
+                    .nvls_efficiency = nvls_efficiency_,
+                    .collnet_efficiency = collnet_efficiency_,
+                    .ll_max_busbw = nodes == 1 ? intra_ll_max_busbw_ : across[nodes == 2 ? 0 : 1]};
 }
 
 // Every size of every all-reduce, reduce-scatter and all-gather the profile timed back to back (nccl-tests' timing),

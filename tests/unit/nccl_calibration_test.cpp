@@ -6,6 +6,7 @@
 
 #include "dtsim/nccl_calibration.hpp"
 #include "dtsim/nccl_call_costs.hpp"
+#include "nccl_calls.hpp"
 
 namespace nccl_calibration_test {
 
@@ -15,24 +16,13 @@ namespace {
 
 constexpr double kLaunch = 5e-6, kRoute = 2e-6;
 
-// 8 GPUs per node on a 100 GB/s link without NVLS, 8 NICs of 25 GB/s across nodes.
-NcclCall call_of(int nodes, double bytes) {
-    NcclCall call;
-    call.ranks = 8 * nodes;
-    call.nodes = nodes;
-    call.ranks_per_node = 8;
-    call.rails = 8;
-    call.bytes = bytes;
-    call.intra_bytes_per_second = 100e9;
-    call.inter_bytes_per_second = 8 * 25e9;
-    return call;
-}
 
 // What the simulator charges a call alone with `scale` on NCCL's latencies: the measurement a perfect model makes.
 NcclMeasurement measured(int nodes, double bytes, const std::array<double, 3>& scale) {
     auto parameters = nccl_defaults();
     parameters.latency_scale = scale;
-    const auto call = call_of(nodes, bytes);
+    // 8 GPUs per node on a 100 GB/s link without NVLS, 8 NICs of 25 GB/s across nodes.
+    const auto call = test::whole_nodes_allreduce(nodes, bytes, 100e9, 25e9, 0);
     const int channels = nodes > 1 ? 8 : 1;
     const auto choice = choose_nccl(parameters, call, {});
     const auto charged = nccl_call_costs(parameters, call, choice, channels, std::nullopt);

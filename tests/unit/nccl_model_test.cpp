@@ -7,6 +7,7 @@
 #include "dtsim/nccl_model.hpp"
 #include "dtsim/nccl_tree_pipeline.hpp"
 #include "dtsim/scenario.hpp"
+#include "nccl_calls.hpp"
 #include "test_support.hpp"
 
 namespace nccl_model_test {
@@ -122,18 +123,7 @@ TEST_CASE("nccl: multi-node latency follows tuning.cc's ring and tree formulas",
 namespace {
 
 // DGX H100-like nodes: 8 GPUs on NVLink at 369 GB/s whose switch reduces at 0.737 of it, 8 NICs of 46 GB/s.
-NcclCall h100_nodes(int nodes, double bytes) {
-    NcclCall call;
-    call.ranks = 8 * nodes;
-    call.nodes = nodes;
-    call.ranks_per_node = 8;
-    call.rails = 8;
-    call.bytes = bytes;
-    call.intra_bytes_per_second = 369e9;
-    call.inter_bytes_per_second = 8 * 46e9;
-    call.nvls_efficiency = 0.737;
-    return call;
-}
+NcclCall h100_nodes(int nodes, double bytes) { return test::whole_nodes_allreduce(nodes, bytes, 369e9, 46e9, 0.737); }
 
 }  // namespace
 
