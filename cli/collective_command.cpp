@@ -44,7 +44,7 @@ double size_of(const std::string& text) {
 std::string algorithm_of(NetworkOp op, const Scenario& scenario) {
     if (op == NetworkOp::allreduce) return to_string(scenario.training.strategy.algorithm);
     if (op == NetworkOp::broadcast) return "binomial tree";
-    if (op == NetworkOp::alltoall) return "linear";
+    if (op == NetworkOp::alltoall) return scenario.training.strategy.algorithm == AllReduceAlgorithm::nccl ? "nccl, PXN" : "linear";
     return scenario.training.strategy.algorithm == AllReduceAlgorithm::nccl ? "nccl" : "ring";
 }
 
@@ -83,7 +83,7 @@ void run(const CollectiveOptions& options) {
     std::cout << to_string(op) << " over " << ranks << " GPUs on " << scenario.cluster.nodes << " node"
               << (scenario.cluster.nodes == 1 ? "" : "s") << " (" << algorithm << "), nccl-tests semantics (GB = 1e9 B)\n";
     table.print(std::cout, "  ");
-    if (algorithm == "nccl") print_nccl_calibration(CostModel(scenario));
+    if (scenario.training.strategy.algorithm == AllReduceAlgorithm::nccl) print_nccl_calibration(CostModel(scenario));
     if (!options.json.empty())
         write_text_file(options.json, nlohmann::ordered_json{{"scenario", scenario.name},
                                                              {"op", std::string(to_string(op))},

@@ -80,4 +80,9 @@ void scenario_allreduce(const Actor& actor, const RankGroup& group, double bytes
     }
 }
 
+void scenario_alltoall(const Actor& actor, const RankGroup& group, double bytes) {
+    if (runs_nccl(actor)) return nccl_collective(actor, group, NetworkOp::alltoall, bytes);
+    linear_alltoall(actor, group, bytes);
+}
+
 }  // namespace dtsim::sim

@@ -42,10 +42,11 @@ Collective collective_for(NetworkOp op, ReplayMode mode) {
 
 void run_trial(const Actor& actor, int rank, const CollectiveTrial& trial, ReplayMode mode) {
     const RankGroup group{0, 1, trial.ranks, rank};
-    // With algorithm: nccl the ring collectives replay as NCCL runs them, in either mode.
+    // With algorithm: nccl the ring collectives and the all-to-all replay as NCCL runs them, in either mode.
     const bool nccl = actor.ctx.scenario.training.strategy.algorithm == AllReduceAlgorithm::nccl;
-    const bool ring_collective = trial.op == NetworkOp::allreduce || trial.op == NetworkOp::allgather || trial.op == NetworkOp::reducescatter;
-    if (nccl && ring_collective) return nccl_collective(actor, group, trial.op, trial.bytes);
+    const bool nccl_runs_it = trial.op == NetworkOp::allreduce || trial.op == NetworkOp::allgather || trial.op == NetworkOp::reducescatter ||
+                              trial.op == NetworkOp::alltoall;
+    if (nccl && nccl_runs_it) return nccl_collective(actor, group, trial.op, trial.bytes);
     collective_for(trial.op, mode)(actor, group, trial.bytes);
 }
 

@@ -259,7 +259,7 @@ private:
         const double start = sg4::Engine::get_clock();
         const auto group = rank_group(shared_.layout.group(rank_, Dimension::ep));
         ctx_.state(actor_.slot).waiting_for = "the expert all-to-all";
-        linear_alltoall(actor_, group, costs_.alltoall_bytes);
+        scenario_alltoall(actor_, group, costs_.alltoall_bytes);
         ctx_.record(rank_, Lane::comm, "ep alltoall", iteration_, microbatch_, start, costs_.alltoall_bytes);
     }
 

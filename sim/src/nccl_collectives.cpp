@@ -148,6 +148,31 @@ public:
         add(me(), members[(static_cast<size_t>(my_index_) + 1) % members.size()], bytes);
     }
 
+    // A share to every other member: within the node directly, to another node through the NIC of the
+    // receiver's rail, over NVLink first to this node's member on that rail where it is not this rank (PXN).
+    // Each receiver is its own channel, so that in flow fidelity a pair's flows join and in step fidelity
+    // each leg stays a flow.
+    void alltoall(double share) {
+        const auto& members = mine();
+        for (size_t node = 0; node < shape_.nodes.size(); ++node)
+            for (size_t index = 0; index < shape_.nodes[node].size(); ++index) {
+                const int to = shape_.nodes[node][index];
+                channel_ = static_cast<int>(node * shape_.nodes.front().size() + index);
+                if (static_cast<int>(node) == my_node_) {
+                    add(me(), to, share);
+                    continue;
+                }
+                int proxy = me();
+                for (int member : members)
+                    if (cluster_.nic_of_gpu(member % cluster_.gpus_per_node) == cluster_.nic_of_gpu(to % cluster_.gpus_per_node)) {
+                        proxy = member;
+                        break;
+                    }
+                add(me(), proxy, share);
+                add(proxy, to, share);
+            }
+    }
+
     // To the member at the same place on the next node: through SHARP switches, every member's NIC
     // carries its share each way once.
     void next_node(int c, double bytes) {
@@ -192,7 +217,20 @@ struct Plan {
     double bottleneck_s = 0;  // the flows alone on an idle platform (nccl_collective_alone_s)
 };
 
-Plan plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGroup& group, NetworkOp op, double bytes) {
+// NCCL's all-to-all is one kernel of point-to-point sends (no algorithm or protocol to choose, no latency in its
+// tuning model): the launch and the flows.
+Plan alltoall_plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGroup& group, double bytes) {
+    Plan plan;
+    plan.launch_s = ctx.costs.compute().per_kernel_s;
+    FlowPlan flows(ctx, shape, group.position);
+    flows.alltoall(bytes / group.count);
+    plan.flows = std::move(flows.flows);
+    const double share_out = (group.count - 1.0) / group.count * bytes;
+    plan.bottleneck_s = share_out / std::min(ctx.costs.intra_node().effective_bytes_per_second(), ctx.costs.nic().effective_bytes_per_second());
+    return plan;
+}
+
+Plan collective_plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGroup& group, NetworkOp op, double bytes) {
     const auto call = call_of(ctx, shape, group, op, bytes);
     const auto& parameters = ctx.costs.nccl();
     const auto& spec = ctx.scenario.training.strategy.nccl;
@@ -251,6 +289,11 @@ Plan plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGr
         }
     }
     plan.flows = std::move(flows.flows);
+    return plan;
+}
+
+Plan plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGroup& group, NetworkOp op, double bytes) {
+    auto plan = op == NetworkOp::alltoall ? alltoall_plan_of(ctx, shape, group, bytes) : collective_plan_of(ctx, shape, group, op, bytes);
     // The ranks of a simulated rank's tensor group behind its NIC send the same flows between nodes at once
     // (SimulationContext::nic_sharers, as for every other message).
     const auto& cluster = ctx.scenario.cluster;

@@ -47,6 +47,21 @@ double allreduce_time(const Cluster& cluster, double bytes, const std::string& n
 
 double relative_error(double value, double expected) { return std::fabs(value / expected - 1); }
 
+// One all-to-all of `bytes` per rank over every GPU, replayed as the scenario's `algorithm` runs it, on a rail-optimized
+// fabric whose rail switches' up-links to the spine carry a quarter of their NICs' rate.
+double alltoall_time(const Cluster& cluster, double bytes, const std::string& algorithm, const std::string& fidelity) {
+    std::ostringstream yaml;
+    yaml.precision(17);
+    yaml << "name: alltoall\ncluster:\n  nodes: " << cluster.nodes << "\n  gpus_per_node: " << cluster.gpus << "\n  gpu: h100-sxm\n"
+         << "  intra_node: {preset: nvlink4, bandwidth: " << cluster.intra_bytes_per_second * 8 << "bps, latency: 0us}\n"
+         << "  nic: {count: " << cluster.nics << ", bandwidth: " << cluster.nic_bytes_per_second * 8 << "bps, latency: 0us}\n"
+         << "  fabric: {topology: rail-optimized, oversubscription: 4}\n  network_model: ideal\n"
+         << "model: {gradient_bytes: 1MB, forward_time: 0s, backward_time: 0s, batch_per_gpu: 1, layers: 1}\n"
+         << "training: {iterations: 1, fidelity: " << fidelity << ", strategy: {kind: allreduce, algorithm: " << algorithm << "}}\n";
+    const auto scenario = load_scenario_text(yaml.str(), "alltoall.yaml");
+    return test::simulate_collectives_in_child(scenario, {{NetworkOp::alltoall, bytes, scenario.cluster.gpus()}}).front();
+}
+
 // Ring, Simple protocol: base 8.4 µs; NVLink hop 3.4 µs (above the 3 x 1 µs network overhead floor); network hop 14 µs.
 double ring_simple_latency_s(int ranks, int nodes) {
     const int steps = 2 * (ranks - 1), inter = nodes > 1 ? 2 * (nodes - 1) : 0;
@@ -174,6 +189,22 @@ TEST_CASE("nccl: NVLSTree reduces in each node's switch and sends each head's sh
     const double nvls_tree = allreduce_time(cluster, bytes, "{algorithm: nvls-tree}", fidelity);
     CHECK(relative_error(allreduce_time(cluster, bytes, "{}", fidelity), nvls_tree) <= 1e-9);
     CHECK(allreduce_time(cluster, bytes, "{nvls: false}", fidelity) > 1.3 * nvls_tree);
+}
+
+TEST_CASE("nccl: an all-to-all across nodes goes through the NIC of the receiver's rail (PXN)", "[integration][nccl]") {
+    const auto fidelity = GENERATE(std::string("flow"), std::string("step"));
+    CAPTURE(fidelity);
+    // One node of 8 GPUs: each sends an eighth of its S to each of its 7 peers over its NVLink: 7/8 S / B.
+    Cluster node{1, 8, 8, 100e9, 12.5e9, 0};
+    const double bytes = 1e9;
+    CHECK(relative_error(alltoall_time(node, bytes, "nccl", fidelity), kLaunch + 7.0 / 8 * bytes / node.intra_bytes_per_second) <= 1e-6);
+    // 2 nodes of 8 GPUs and 8 NICs: GPU g's NIC carries what every GPU of its node sends to GPU g of the other node,
+    // 8 x S/16, whatever the spine: S/2 at 12.5 GB/s, the NVLink legs (7/8 S at 1 TB/s) alongside.
+    Cluster two{2, 8, 8, 1e12, 12.5e9, 0};
+    const double pxn = alltoall_time(two, bytes, "nccl", fidelity);
+    CHECK(relative_error(pxn, kLaunch + bytes / 2 / two.nic_bytes_per_second) <= 1e-6);
+    // Sent directly, 7 of every 8 shares cross the spine through up-links of a quarter of two NICs' rate.
+    CHECK(alltoall_time(two, bytes, "ring", fidelity) > 2 * pxn);
 }
 
 TEST_CASE("nccl: LL carries half a payload per byte moved", "[integration][nccl]") {

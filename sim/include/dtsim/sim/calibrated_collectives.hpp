@@ -30,6 +30,10 @@ void calibrated_allgather(const Actor& actor, const RankGroup& ring, double byte
 /// hierarchical one over the whole cluster's nodes).
 void scenario_allreduce(const Actor& actor, const RankGroup& group, double bytes);
 
+/// An all-to-all of `bytes` per rank (a share to every member): with algorithm: nccl as NCCL sends it across
+/// nodes (PXN: over NVLink to the GPU on the receiver's rail first), else the direct exchange.
+void scenario_alltoall(const Actor& actor, const RankGroup& group, double bytes);
+
 /// Time to add to an exchange of `bytes` each way between GPU ranks `a` and `b` on different nodes, both
 /// ways at once (halving-doubling's steps, each pair of direct's all-to-all): what the profile's pair
 /// exchange took beyond its ring step (PairExchange). 0 within a node or without such a calibration.

@@ -10,8 +10,8 @@
 
 namespace dtsim::sim {
 
-/// `op` (allreduce, reducescatter or allgather) of `bytes` as nccl-tests counts them over `group`, run by
-/// every member; members start and finish together.
+/// `op` (allreduce, reducescatter, allgather, or alltoall: NCCL's point-to-point sends, PXN across nodes) of
+/// `bytes` as nccl-tests counts them over `group`, run by every member; members start and finish together.
 void nccl_collective(const Actor& actor, const RankGroup& group, NetworkOp op, double bytes);
 
 /// What `nccl_collective` takes over links nothing else uses: the latency, the fill, and the bytes at the
