@@ -57,7 +57,7 @@ done < "$here/published.tsv"
   echo "- date: $started"
   echo "- commit: $commit"
   echo "- dtsim: $dtsim"
-  echo "- all-reduce algorithm: $algorithm (all-gather and reduce-scatter: $([[ "$algorithm" == nccl ]] && echo nccl || echo ring); all-to-all: linear)"
+  echo "- all-reduce algorithm: $algorithm (all-gather and reduce-scatter: $([[ "$algorithm" == nccl ]] && echo nccl || echo ring); all-to-all: $([[ "$algorithm" == nccl ]] && echo "nccl, PXN" || echo linear))"
   echo "- targets (issue 19): median |error| ≤ 10 %, max ≤ 20 %"
   echo
   python3 - "$here/published.tsv" "$scratch" "$algorithm" <<'PY'
