@@ -40,6 +40,7 @@ NcclCallCosts nccl_call_costs(const NcclParameters& parameters, const NcclCall& 
         case NcclAlgorithm::collnet:
             result.bottleneck_s = std::max(2 * (k - 1) / k * bytes / intra, bytes / call.collnet_efficiency / inter);
             break;
+        case NcclAlgorithm::pat: result.bottleneck_s = (n - 1) / n * bytes / parameters.pat_payload_fraction * slowest; break;
         case NcclAlgorithm::ring:
         case NcclAlgorithm::automatic: {
             const double steps_share = (call.op == NetworkOp::allreduce ? 2 : 1) * (n - 1) / n;

@@ -22,6 +22,9 @@ bool applies(NcclAlgorithm algorithm, NcclProtocol protocol, const NcclCall& cal
     switch (algorithm) {
         case NcclAlgorithm::ring: return true;
         case NcclAlgorithm::tree: return allreduce;
+        // NCCL's PAT supports one GPU per node (tuning.cc, ncclPatEnable).
+        case NcclAlgorithm::pat:
+            return !allreduce && protocol == NcclProtocol::simple && call.nodes > 1 && call.ranks == call.nodes;
         case NcclAlgorithm::nvls: return allreduce && protocol == NcclProtocol::simple && call.nodes == 1 && call.ranks > 1 && call.nvls_efficiency > 0;
         // NCCL needs two NVLS heads at least (tuning.cc: "NVLS/NVLStree needs at least 2 channels").
         case NcclAlgorithm::nvls_tree:
@@ -71,6 +74,10 @@ NcclParameters nccl_defaults() {
     parameters.nvls_tree_chunk_bytes_4_nodes = 64 * 1024;
     parameters.collnet_latency_s = 30 * kUs;
     parameters.collnet_hop_latency_s = 2.8 * kUs;
+    parameters.pat_base_latency_s = 8.0 * kUs;
+    parameters.pat_net_latency_s = 14.0 * kUs;
+    parameters.pat_rank_latency_s = 2.8 * kUs;
+    parameters.pat_payload_fraction = 0.75;
     return parameters;
 }
 
@@ -89,6 +96,9 @@ double nccl_latency_s(const NcclParameters& parameters, const NcclCall& call, Nc
         // InfiniBand verbs and sockets.
         case NcclAlgorithm::nvls_tree: return parameters.nvls_latency_s + 2 * log2_floor(call.nodes) * parameters.nvls_tree_net_latency_s;
         case NcclAlgorithm::collnet: return 2 * (per_node - 1) * parameters.collnet_hop_latency_s + parameters.collnet_latency_s;
+        case NcclAlgorithm::pat:
+            return parameters.pat_base_latency_s + log2_floor(call.nodes) * parameters.pat_net_latency_s / 3.5 +
+                   call.ranks * parameters.pat_rank_latency_s;
         case NcclAlgorithm::ring:
         case NcclAlgorithm::automatic: break;
     }
@@ -124,6 +134,8 @@ double nccl_modelled_s(const NcclParameters& parameters, const NcclCall& call, N
             seconds = std::max(2 * (k - 1) / k * call.bytes / call.intra_bytes_per_second,
                                call.bytes / (call.collnet_efficiency * call.inter_bytes_per_second));
             break;
+        // NCCL's model charges PAT the whole size at its bandwidth (no (n - 1)/n: tuning.cc converts only the ring's).
+        case NcclAlgorithm::pat: seconds = call.bytes / (parameters.pat_payload_fraction * link); break;
         case NcclAlgorithm::ring:
         case NcclAlgorithm::automatic:
             seconds = (call.op == NetworkOp::allreduce ? 2 : 1) * (n - 1) / n * call.bytes /
@@ -135,7 +147,7 @@ double nccl_modelled_s(const NcclParameters& parameters, const NcclCall& call, N
 
 NcclChoice choose_nccl(const NcclParameters& parameters, const NcclCall& call, const NcclSpec& forced) {
     const NcclAlgorithm algorithms[] = {NcclAlgorithm::ring, NcclAlgorithm::tree, NcclAlgorithm::nvls, NcclAlgorithm::nvls_tree,
-                                        NcclAlgorithm::collnet};
+                                        NcclAlgorithm::collnet, NcclAlgorithm::pat};
     const NcclProtocol protocols[] = {NcclProtocol::ll, NcclProtocol::ll128, NcclProtocol::simple};
     NcclChoice best;
     double best_s = std::numeric_limits<double>::infinity();
@@ -143,7 +155,8 @@ NcclChoice choose_nccl(const NcclParameters& parameters, const NcclCall& call, c
         for (auto algorithm : algorithms)
             for (auto protocol : protocols) {
                 const bool uses_nvls = algorithm == NcclAlgorithm::nvls || algorithm == NcclAlgorithm::nvls_tree;
-                if (!applies(algorithm, protocol, call) || (uses_nvls && !forced.nvls)) continue;
+                if (!applies(algorithm, protocol, call) || (uses_nvls && !forced.nvls) || (algorithm == NcclAlgorithm::pat && !forced.pat))
+                    continue;
                 if (honour_algorithm && forced.algorithm != NcclAlgorithm::automatic && forced.algorithm != algorithm) continue;
                 if (forced.protocol != NcclProtocol::automatic && forced.protocol != protocol) continue;
                 const double seconds = nccl_modelled_s(parameters, call, {algorithm, protocol});

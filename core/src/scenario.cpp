@@ -298,11 +298,12 @@ ModelSpec read_model(const ConfigNode& doc, const std::string& scenario_file) {
 NcclSpec read_nccl(const ConfigNode& strategy, AllReduceAlgorithm algorithm, const ClusterSpec& cluster) {
     if (algorithm != AllReduceAlgorithm::nccl) strategy.fail("nccl", "applies only to algorithm: nccl");
     auto node = strategy.child("nccl");
-    node.require_map_with_keys({"algorithm", "protocol", "nvls", "channels", "chunk"});
+    node.require_map_with_keys({"algorithm", "protocol", "nvls", "pat", "channels", "chunk"});
     NcclSpec spec;
     if (node.has("algorithm")) spec.algorithm = node.choice("algorithm", kNcclAlgorithmNames);
     if (node.has("protocol")) spec.protocol = node.choice("protocol", kNcclProtocolNames);
     if (node.has("nvls")) spec.nvls = node.boolean("nvls");
+    if (node.has("pat")) spec.pat = node.boolean("pat");
     if (node.has("channels")) spec.channels = static_cast<int>(node.integer("channels", 1, 64));
     if (node.has("chunk")) {
         spec.chunk_bytes = node.bytes("chunk");
@@ -315,9 +316,10 @@ NcclSpec read_nccl(const ConfigNode& strategy, AllReduceAlgorithm algorithm, con
         node.fail("algorithm", algorithm_name + " needs an intra-node link whose switches reduce (cluster.intra_node.in_network_reduction)");
     if (spec.algorithm == NcclAlgorithm::collnet && cluster.nic.reduction_efficiency <= 0)
         node.fail("algorithm", "collnet needs a fabric whose switches reduce (cluster.nic.in_network_reduction)");
-    const bool in_network = uses_nvls || spec.algorithm == NcclAlgorithm::collnet;
-    if (in_network && spec.protocol != NcclProtocol::automatic && spec.protocol != NcclProtocol::simple)
-        node.fail("protocol", "nvls, nvls-tree and collnet run the simple protocol only");
+    if (spec.algorithm == NcclAlgorithm::pat && !spec.pat) node.fail("algorithm", "pat, but pat: false disables it");
+    const bool simple_only = uses_nvls || spec.algorithm == NcclAlgorithm::collnet || spec.algorithm == NcclAlgorithm::pat;
+    if (simple_only && spec.protocol != NcclProtocol::automatic && spec.protocol != NcclProtocol::simple)
+        node.fail("protocol", "nvls, nvls-tree, collnet and pat run the simple protocol only");
     return spec;
 }
 

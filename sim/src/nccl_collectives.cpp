@@ -173,6 +173,16 @@ public:
             }
     }
 
+    // PAT's steps with one member per node, every step at once: to the member 2^k nodes on, the min(2^k, N - 2^k)
+    // shares of step k (a Bruck all-gather, or the reduce-scatter that reverses it), N - 1 shares in all.
+    void pat(double share) {
+        const int nodes = static_cast<int>(shape_.nodes.size());
+        for (int distance = 1; distance < nodes; distance *= 2) {
+            channel_ = distance;
+            add(me(), shape_.nodes[static_cast<size_t>((my_node_ + distance) % nodes)].front(), std::min(distance, nodes - distance) * share);
+        }
+    }
+
     // To the member at the same place on the next node: through SHARP switches, every member's NIC
     // carries its share each way once.
     void next_node(int c, double bytes) {
@@ -280,6 +290,7 @@ Plan collective_plan_of(const SimulationContext& ctx, const GroupShape& shape, c
             }
             break;
         }
+        case NcclAlgorithm::pat: flows.pat(bytes / n / parameters.pat_payload_fraction); break;
         case NcclAlgorithm::ring:
         case NcclAlgorithm::automatic: {
             const double steps_share = (op == NetworkOp::allreduce ? 2 : 1) * (n - 1) / n;

@@ -207,6 +207,25 @@ TEST_CASE("nccl: an all-to-all across nodes goes through the NIC of the receiver
     CHECK(alltoall_time(two, bytes, "ring", fidelity) > 2 * pxn);
 }
 
+TEST_CASE("nccl: PAT gathers over one GPU per node in log2 N steps at 0.75 of the NIC", "[integration][nccl]") {
+    const auto fidelity = GENERATE(std::string("flow"), std::string("step"));
+    CAPTURE(fidelity);
+    // 8 nodes of one GPU and one 12.5 GB/s NIC: every rank sends 1, 2 and 4 shares of S/8 to the ranks 1, 2 and 4
+    // nodes on, all at once: 7/8 S through its NIC at 0.75 of it. Latency 8 + log2(8) x 14 / 3.5 + 8 x 2.8 µs.
+    Cluster cluster{8, 1, 1, 100e9, 12.5e9, 0};
+    const double bytes = 1e9;
+    std::ostringstream yaml;
+    yaml.precision(17);
+    yaml << "name: pat\ncluster:\n  nodes: 8\n  gpus_per_node: 1\n  gpu: h100-sxm\n"
+         << "  nic: {count: 1, bandwidth: " << cluster.nic_bytes_per_second * 8 << "bps, latency: 0us}\n  network_model: ideal\n"
+         << "model: {gradient_bytes: 1MB, forward_time: 0s, backward_time: 0s, batch_per_gpu: 1, layers: 1}\n"
+         << "training: {iterations: 1, fidelity: " << fidelity << ", strategy: {kind: allreduce, algorithm: nccl, nccl: {algorithm: pat}}}\n";
+    const auto scenario = load_scenario_text(yaml.str(), "pat.yaml");
+    const auto times = test::simulate_collectives_in_child(scenario, {{NetworkOp::allgather, bytes, 8}, {NetworkOp::reducescatter, bytes, 8}});
+    const double expected = kLaunch + (8 + 3 * 14 / 3.5 + 8 * 2.8) * kUs + 7.0 / 8 * bytes / (0.75 * cluster.nic_bytes_per_second);
+    for (const double time : times) CHECK(relative_error(time, expected) <= 1e-6);
+}
+
 TEST_CASE("nccl: LL carries half a payload per byte moved", "[integration][nccl]") {
     Cluster cluster{1, 8, 1, 100e9, 50e9, 0};
     const double bytes = 100e6, bus = 2 * 7.0 / 8 * bytes / cluster.intra_bytes_per_second;

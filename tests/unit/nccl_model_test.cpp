@@ -172,6 +172,40 @@ TEST_CASE("nccl: NVLSTree's chunk is NCCL's, cut where each operation in flight 
     CHECK(nccl_nvls_tree_chunk_bytes(nccl_defaults(), h100_nodes(2, 16384 * MiB), 1 * MiB) == 1 * MiB);  // nccl.chunk
 }
 
+TEST_CASE("nccl: PAT's latency and choice for reduce-scatters and all-gathers with one GPU per node (tuning.cc)", "[unit][nccl]") {
+    // 128 nodes, one H100 each behind a 46 GB/s NIC. PAT: 8 + log2(128) x 14 / 3.5 + 128 x 2.8 = 394.4 µs for S at
+    // 0.75 of the NIC; the ring: 8.4 + 127 x 14 = 1786.4 µs (every step crosses the network, at the tree's hop).
+    NcclCall call;
+    call.op = NetworkOp::allgather;
+    call.ranks = call.nodes = 128;
+    call.ranks_per_node = 1;
+    call.intra_bytes_per_second = 369e9;
+    call.inter_bytes_per_second = 46e9;
+    const NcclChoice pat{NcclAlgorithm::pat, NcclProtocol::simple};
+    CHECK(nccl_latency_s(nccl_defaults(), call, pat) == Approx(394.4e-6));
+    CHECK(nccl_latency_s(nccl_defaults(), call, {NcclAlgorithm::ring, NcclProtocol::simple}) == Approx(1786.4e-6));
+    // PAT wins while its latency counts: the ring's best, LL128 (14 + 127 x 8.5 = 1093.5 µs at 0.92), passes it at
+    // (1093.5 - 394.4) µs / (1 / 0.75 - 127 / 128 / 0.92) / 46 GB/s = 126.2 MB.
+    call.bytes = 1e6;
+    CHECK((automatic(call).algorithm == NcclAlgorithm::pat));
+    call.bytes = 0.99 * 126.2e6;
+    CHECK((automatic(call).algorithm == NcclAlgorithm::pat));
+    call.bytes = 1.01 * 126.2e6;
+    CHECK((automatic(call).algorithm == NcclAlgorithm::ring));
+    // Not with NCCL_PAT_ENABLE=0, not for an all-reduce, not with two GPUs per node.
+    call.bytes = 100e6;
+    NcclSpec disabled;
+    disabled.pat = false;
+    CHECK(choose_nccl(nccl_defaults(), call, disabled).algorithm == NcclAlgorithm::ring);
+    auto allreduce = call;
+    allreduce.op = NetworkOp::allreduce;
+    CHECK(automatic(allreduce).algorithm != NcclAlgorithm::pat);
+    auto two_per_node = call;
+    two_per_node.ranks = 256;
+    two_per_node.ranks_per_node = 2;
+    CHECK(automatic(two_per_node).algorithm != NcclAlgorithm::pat);
+}
+
 TEST_CASE("nccl: scenario keys are read and bad values named", "[unit][nccl]") {
     const std::string ok = "{kind: allreduce, algorithm: nccl, nccl: {algorithm: tree, protocol: ll128, channels: 4, chunk: 1MiB}}";
     CHECK(error_of(ok).empty());
@@ -194,6 +228,10 @@ TEST_CASE("nccl: scenario keys are read and bad values named", "[unit][nccl]") {
                Catch::Contains("simple protocol only"));
     CHECK_THAT(error_of("{kind: allreduce, algorithm: nccl, nccl: {algorithm: nvls-tree, nvls: false}}"),
                Catch::Contains("nvls-tree, but nvls: false"));
+    CHECK(error_of("{kind: allreduce, algorithm: nccl, nccl: {pat: false}}").empty());
+    CHECK_THAT(error_of("{kind: allreduce, algorithm: nccl, nccl: {algorithm: pat, pat: false}}"), Catch::Contains("pat, but pat: false"));
+    CHECK_THAT(error_of("{kind: allreduce, algorithm: nccl, nccl: {algorithm: pat, protocol: ll}}"), Catch::Contains("simple protocol only"));
+    CHECK_THAT(error_of("{kind: allreduce, algorithm: nccl, nccl: {pat: sometimes}}"), Catch::Contains("pat"));
     CHECK_THAT(error_of("{kind: allreduce, algorithm: nccl, nccl: {nvls: maybe}}"), Catch::Contains("nvls"));
 }
 

@@ -12,13 +12,14 @@
 
 namespace dtsim {
 
-enum class NcclAlgorithm { automatic, ring, tree, nvls, nvls_tree, collnet };
+enum class NcclAlgorithm { automatic, ring, tree, nvls, nvls_tree, collnet, pat };
 enum class NcclProtocol { automatic, ll, ll128, simple };
 
 inline constexpr auto kNcclAlgorithmNames =
     make_name_table(std::pair{NcclAlgorithm::automatic, "auto"}, std::pair{NcclAlgorithm::ring, "ring"},
                     std::pair{NcclAlgorithm::tree, "tree"}, std::pair{NcclAlgorithm::nvls, "nvls"},
-                    std::pair{NcclAlgorithm::nvls_tree, "nvls-tree"}, std::pair{NcclAlgorithm::collnet, "collnet"});
+                    std::pair{NcclAlgorithm::nvls_tree, "nvls-tree"}, std::pair{NcclAlgorithm::collnet, "collnet"},
+                    std::pair{NcclAlgorithm::pat, "pat"});
 inline constexpr auto kNcclProtocolNames =
     make_name_table(std::pair{NcclProtocol::automatic, "auto"}, std::pair{NcclProtocol::ll, "ll"},
                     std::pair{NcclProtocol::ll128, "ll128"}, std::pair{NcclProtocol::simple, "simple"});
@@ -29,6 +30,7 @@ struct NcclSpec {
     NcclAlgorithm algorithm = NcclAlgorithm::automatic;
     NcclProtocol protocol = NcclProtocol::automatic;
     bool nvls = true;                  // false: NVLS is never chosen, as with NCCL_NVLS_ENABLE=0
+    bool pat = true;                   // false: PAT is never chosen, as with NCCL_PAT_ENABLE=0
     int channels = 0;                  // 0: one per NIC the group's ranks of a node reach, at least 1
     std::optional<double> chunk_bytes;  // the pipeline's chunk; unset: the protocol's step (NcclProtocolCosts)
 };
@@ -58,6 +60,13 @@ struct NcclParameters {
     double nvls_tree_chunk_bytes_4_nodes = 0;
     double collnet_latency_s = 0;         // hwLatencies[NET][CollNetChain][Simple]
     double collnet_hop_latency_s = 0;     // hwLatencies[NVLINK][CollNetChain][Simple]: the intra-node chain's hop
+    // PAT (reduce-scatter and all-gather with one rank per node): baseLatencies[PAT], its network hop
+    // (hwLatencies[NET][Tree][Simple] with one rank per node) of which a tree level costs 1/3.5, the latency per
+    // rank, and the busBw factor of its model.
+    double pat_base_latency_s = 0;
+    double pat_net_latency_s = 0;
+    double pat_rank_latency_s = 0;
+    double pat_payload_fraction = 1;
     double channel_bytes_per_second = 0;  // cap on one channel's flow; 0: only the links limit it
     // llMaxBws across nodes, Intel hosts: the LL protocol's bus bandwidth ceiling on 2 nodes and on more
     // (within one node the ceiling depends on the GPU and comes with the NVLink preset: LinkSpec::ll_max_busbw).
@@ -99,9 +108,10 @@ struct NcclCall {
 double nccl_payload_rate(const NcclCall& call, NcclProtocol protocol, double fraction, double link);
 
 /// The algorithm and protocol NCCL would run `call` with, `forced` applied: NCCL picks the pair of least
-/// modelled time (latency + bytes / bandwidth). NVLS, NVLSTree and CollNet run Simple only; NVLS applies
+/// modelled time (latency + bytes / bandwidth). NVLS, NVLSTree, CollNet and PAT run Simple only; NVLS applies
 /// within a node and NVLSTree across nodes with at least two heads (NICs) per node, both where `forced.nvls`
-/// allows it; CollNet across nodes; a forced one that does not apply gives way to the automatic choice.
+/// allows it; CollNet across nodes; PAT to reduce-scatters and all-gathers with one rank on each of several nodes
+/// where `forced.pat` allows it; a forced one that does not apply gives way to the automatic choice.
 struct NcclChoice {
     NcclAlgorithm algorithm = NcclAlgorithm::ring;
     NcclProtocol protocol = NcclProtocol::simple;

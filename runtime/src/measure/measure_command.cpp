@@ -81,12 +81,15 @@ void select_nccl_algorithm(const StrategySpec& strategy) {
     }
     static constexpr auto kAlgorithms = make_name_table(
         std::pair{NcclAlgorithm::ring, "Ring"}, std::pair{NcclAlgorithm::tree, "Tree"}, std::pair{NcclAlgorithm::nvls, "NVLS"},
-        std::pair{NcclAlgorithm::nvls_tree, "NVLSTree"}, std::pair{NcclAlgorithm::collnet, "CollNetDirect"});
+        std::pair{NcclAlgorithm::nvls_tree, "NVLSTree"}, std::pair{NcclAlgorithm::collnet, "CollNetDirect"},
+        std::pair{NcclAlgorithm::pat, "PAT"});
     static constexpr auto kProtocols = make_name_table(std::pair{NcclProtocol::ll, "LL"}, std::pair{NcclProtocol::ll128, "LL128"},
                                                        std::pair{NcclProtocol::simple, "Simple"});
     const auto& forced = strategy.nccl;
     if (forced.algorithm != NcclAlgorithm::automatic) setenv("NCCL_ALGO", std::string(kAlgorithms.name(forced.algorithm)).c_str(), 0);
     if (forced.protocol != NcclProtocol::automatic) setenv("NCCL_PROTO", std::string(kProtocols.name(forced.protocol)).c_str(), 0);
+    if (!forced.nvls) setenv("NCCL_NVLS_ENABLE", "0", 0);
+    if (!forced.pat) setenv("NCCL_PAT_ENABLE", "0", 0);
     if (forced.channels > 0) {
         setenv("NCCL_MIN_NCHANNELS", std::to_string(forced.channels).c_str(), 0);
         setenv("NCCL_MAX_NCHANNELS", std::to_string(forced.channels).c_str(), 0);
