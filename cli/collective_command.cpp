@@ -48,6 +48,18 @@ std::string algorithm_of(NetworkOp op, const Scenario& scenario) {
     return scenario.training.strategy.algorithm == AllReduceAlgorithm::nccl ? "nccl" : "ring";
 }
 
+// What NCCL runs `op` of `bytes` over every GPU with, as the simulator chooses it; empty where NCCL has no choice
+// to make (broadcast keeps its binomial tree).
+std::string nccl_choice_of(const Scenario& scenario, const CostModel& costs, NetworkOp op, double bytes) {
+    if (op == NetworkOp::alltoall) return "p2p";
+    if (op == NetworkOp::broadcast) return "";
+    const auto& cluster = scenario.cluster;
+    const auto call = costs.nccl_call(op, cluster.gpus(), cluster.nodes, cluster.gpus_per_node,
+                                      nics_reached(cluster, cluster.gpus_per_node), bytes);
+    const auto choice = choose_nccl(costs.nccl(), call, scenario.training.strategy.nccl);
+    return std::string(kNcclAlgorithmNames.name(choice.algorithm)) + "/" + std::string(kNcclProtocolNames.name(choice.protocol));
+}
+
 // Where the scenario's profile measured NCCL's collectives, the latency factors it gives NCCL's model.
 void print_nccl_calibration(const CostModel& costs) {
     const auto& calibration = costs.nccl_calibration();
@@ -72,18 +84,28 @@ void run(const CollectiveOptions& options) {
     for (const auto& text : options.sizes) trials.push_back({op, size_of(text), ranks});
     const auto times = sim::simulate_collectives(scenario, trials, nullptr, sim::ReplayMode::scenario);
     const double factor = calibrate::bus_bandwidth_factor(op, ranks);
-    TextTable table({"size (B)", "time (us)", "algbw (GB/s)", "busbw (GB/s)"}, {true, true, true, true});
+    const bool nccl = scenario.training.strategy.algorithm == AllReduceAlgorithm::nccl && op != NetworkOp::broadcast;
+    const CostModel costs(scenario);
+    std::vector<std::string> headers{"size (B)", "time (us)", "algbw (GB/s)", "busbw (GB/s)"};
+    if (nccl) headers.emplace_back("NCCL runs");
+    TextTable table(headers, {true, true, true, true, false});
     nlohmann::ordered_json results = nlohmann::ordered_json::array();
     for (size_t i = 0; i < trials.size(); ++i) {
         const double algbw = trials[i].bytes / times[i] / 1e9;
-        table.add_row({fixed(trials[i].bytes, 0), fixed(times[i] * 1e6, 2), fixed(algbw, 2), fixed(algbw * factor, 2)});
-        results.push_back({{"bytes", trials[i].bytes}, {"time_s", times[i]}, {"algbw_GBps", algbw}, {"busbw_GBps", algbw * factor}});
+        std::vector<std::string> row{fixed(trials[i].bytes, 0), fixed(times[i] * 1e6, 2), fixed(algbw, 2), fixed(algbw * factor, 2)};
+        nlohmann::ordered_json result{{"bytes", trials[i].bytes}, {"time_s", times[i]}, {"algbw_GBps", algbw}, {"busbw_GBps", algbw * factor}};
+        if (nccl) {
+            row.push_back(nccl_choice_of(scenario, costs, op, trials[i].bytes));
+            result["nccl_choice"] = row.back();
+        }
+        table.add_row(row);
+        results.push_back(result);
     }
     const auto algorithm = algorithm_of(op, scenario);
     std::cout << to_string(op) << " over " << ranks << " GPUs on " << scenario.cluster.nodes << " node"
               << (scenario.cluster.nodes == 1 ? "" : "s") << " (" << algorithm << "), nccl-tests semantics (GB = 1e9 B)\n";
     table.print(std::cout, "  ");
-    if (scenario.training.strategy.algorithm == AllReduceAlgorithm::nccl) print_nccl_calibration(CostModel(scenario));
+    if (scenario.training.strategy.algorithm == AllReduceAlgorithm::nccl) print_nccl_calibration(costs);
     if (!options.json.empty())
         write_text_file(options.json, nlohmann::ordered_json{{"scenario", scenario.name},
                                                              {"op", std::string(to_string(op))},

@@ -86,13 +86,17 @@ for line in lines[1:]:
         failed.append(rid)
         message = open(os.path.join(scratch, rid + ".out")).read().strip().splitlines()
         predicted, error = "failed (exit %d: %s)" % (rc, message[-1] if message else ""), "—"
-    else:
-        busbw = json.load(open(os.path.join(scratch, rid + ".json")))["results"][0]["busbw_GBps"]
+    choice = None
+    if rc == 0:
+        result = json.load(open(os.path.join(scratch, rid + ".json")))["results"][0]
+        busbw, choice = result["busbw_GBps"], result.get("nccl_choice")
         e = busbw / published - 1
         errors.append(e)
         predicted, error = f"{busbw:.2f}", f"{e * 100:+.1f} %"
     gpus = int(r["nodes"]) * int(r["gpus_per_node"])
-    setting = f"`nccl: {r['nccl_setting']}`" if algorithm == "nccl" and r["nccl_setting"] != "-" else "—"
+    # What the row forces, then what dtsim's NCCL model runs the call with.
+    forced = [f"`nccl: {r['nccl_setting']}`"] if algorithm == "nccl" and r["nccl_setting"] != "-" else []
+    setting = "; ".join(forced + ([choice] if choice else [])) or "—"
     print(f"| {rid} | {r['op']} | {gpus} ({r['nodes']} × {r['gpus_per_node']}) | {size(r['bytes'])} | {r['nccl_algorithm']} | {setting} | {published:g} | {predicted} | {error} |")
 print()
 if errors:

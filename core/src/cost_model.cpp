@@ -131,14 +131,13 @@ bool measured_with_nccl(const Profile& profile) {
     return environment.is_object() && environment.value("backend", "") == "nccl";
 }
 
-// The NICs the first `ranks_per_node` GPUs of a node reach.
-int rails_reached(const ClusterSpec& cluster, int ranks_per_node) {
+}  // namespace
+
+int nics_reached(const ClusterSpec& cluster, int ranks_per_node) {
     std::set<int> nics;
     for (int gpu = 0; gpu < std::min(ranks_per_node, cluster.gpus_per_node); ++gpu) nics.insert(cluster.nic_of_gpu(gpu));
     return std::max(1, static_cast<int>(nics.size()));
 }
-
-}  // namespace
 
 MessageCost LinkModel::message_cost(double bytes, bool first_of_pass, int ring_members) const {
     if (!calibrated) return {0, bytes};
@@ -211,7 +210,7 @@ void CostModel::calibrate_nccl(const Profile& profile, const ClusterSpec& cluste
         const bool collective = fit.op == NetworkOp::allreduce || fit.op == NetworkOp::reducescatter || fit.op == NetworkOp::allgather;
         if (!collective || fit.mode != TimingMode::throughput || fit.ranks < 2) continue;
         const int per_node = (fit.ranks + fit.nodes - 1) / fit.nodes;
-        const int rails = rails_reached(cluster, per_node);
+        const int rails = nics_reached(cluster, per_node);
         for (const auto& [bytes, seconds] : fit.measured)
             measured.push_back({nccl_call(fit.op, fit.ranks, fit.nodes, per_node, rails, bytes), fit.nodes > 1 ? rails : 1,
                                 fit.nodes > 1 ? nic_.latency_s : intra_node_.latency_s, seconds});

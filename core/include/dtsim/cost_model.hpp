@@ -59,6 +59,9 @@ struct ComputeCosts {
     }
 };
 
+/// The NICs the first `ranks_per_node` GPUs of a node reach: the rails NCCL's channels use across nodes.
+int nics_reached(const ClusterSpec& cluster, int ranks_per_node);
+
 class CostModel {
 public:
     /// Throws CostModelError where the scenario's profile cannot price it.
