@@ -6,9 +6,13 @@
 
 namespace dtsim {
 
-double nccl_payload_fraction(const NcclCall& call, NcclProtocol protocol, double fraction, double link) {
+namespace {
+
+double payload_fraction(const NcclCall& call, NcclProtocol protocol, double fraction, double link) {
     return nccl_payload_rate(call, protocol, fraction, link) / link;
 }
+
+}  // namespace
 
 NcclCallCosts nccl_call_costs(const NcclParameters& parameters, const NcclCall& call, NcclChoice choice, int channels,
                               std::optional<double> chunk) {
@@ -22,7 +26,7 @@ NcclCallCosts nccl_call_costs(const NcclParameters& parameters, const NcclCall& 
     result.latency_s = nccl_latency_s(parameters, call, choice) * parameters.latency_scale_of(choice.protocol);
     switch (choice.algorithm) {
         case NcclAlgorithm::tree: {
-            const double fraction = nccl_payload_fraction(call, choice.protocol, costs.tree_payload_fraction, link);
+            const double fraction = result.payload_fraction = payload_fraction(call, choice.protocol, costs.tree_payload_fraction, link);
             // A node's chain sends its half up and down in both trees; so does an interior node's NIC.
             result.bottleneck_s = 2 * bytes / fraction * slowest;
             // A channel's first chunk crosses each hop beside its other tree and the channels entering the node at
@@ -40,11 +44,14 @@ NcclCallCosts nccl_call_costs(const NcclParameters& parameters, const NcclCall& 
         case NcclAlgorithm::collnet:
             result.bottleneck_s = std::max(2 * (k - 1) / k * bytes / intra, bytes / call.collnet_efficiency / inter);
             break;
-        case NcclAlgorithm::pat: result.bottleneck_s = (n - 1) / n * bytes / parameters.pat_payload_fraction * slowest; break;
+        case NcclAlgorithm::pat:
+            result.payload_fraction = parameters.pat_payload_fraction;
+            result.bottleneck_s = (n - 1) / n * bytes / result.payload_fraction * slowest;
+            break;
         case NcclAlgorithm::ring:
         case NcclAlgorithm::automatic: {
             const double steps_share = (call.op == NetworkOp::allreduce ? 2 : 1) * (n - 1) / n;
-            const double fraction = nccl_payload_fraction(call, choice.protocol, costs.ring_payload_fraction, link);
+            const double fraction = result.payload_fraction = payload_fraction(call, choice.protocol, costs.ring_payload_fraction, link);
             result.bottleneck_s = steps_share * bytes / fraction * slowest;
             // Chunks pipeline through the node's chain and the hop between nodes: the collective lasts the
             // slower phase plus one chunk's pass through the faster one (the node's k - 1 NVLink hops).

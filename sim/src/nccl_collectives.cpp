@@ -66,9 +66,9 @@ int channels_of(const SimulationContext& ctx, const GroupShape& shape) {
     return shape.nodes.size() > 1 ? static_cast<int>(rails_of(ctx.scenario.cluster, shape.nodes.front()).size()) : 1;
 }
 
-NcclCall call_of(const SimulationContext& ctx, const GroupShape& shape, const RankGroup& group, NetworkOp op, double bytes) {
+NcclCall call_of(const SimulationContext& ctx, const GroupShape& shape, int ranks, NetworkOp op, double bytes) {
     const int rails = static_cast<int>(rails_of(ctx.scenario.cluster, shape.nodes.front()).size());
-    return ctx.costs.nccl_call(op, group.count, static_cast<int>(shape.nodes.size()), shape.ranks_per_node, rails, bytes);
+    return ctx.costs.nccl_call(op, ranks, static_cast<int>(shape.nodes.size()), shape.ranks_per_node, rails, bytes);
 }
 
 // One GPU-to-GPU flow of the collective, between the hosts of two ranks: `channels` channels' bytes, the
@@ -218,69 +218,62 @@ private:
     int channel_ = 0;  // the channel whose flows are being added (channels come in increasing order)
 };
 
-// What one call costs beyond its flows, and the flows one rank sends.
-struct Plan {
+// What one call of a group costs beyond its flows, the same for every member, and what its flows follow.
+struct Charge {
+    NetworkOp op = NetworkOp::allreduce;
+    double bytes = 0;
+    NcclCall call;
+    NcclChoice choice;
+    int channels = 1;
     double launch_s = 0;  // the call's kernel launch, which NCCL's latency model leaves out
-    double latency_s = 0;
-    double fill_s = 0;
-    std::vector<Flow> flows;
-    double bottleneck_s = 0;  // the flows alone on an idle platform (nccl_collective_alone_s)
+    NcclCallCosts costs;  // none for an all-to-all: NCCL's tuning model has no latency for point-to-point sends
+    double wait_s() const { return launch_s + costs.latency_s + costs.fill_s; }
 };
 
-// NCCL's all-to-all is one kernel of point-to-point sends (no algorithm or protocol to choose, no latency in its
-// tuning model): the launch and the flows.
-Plan alltoall_plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGroup& group, double bytes) {
-    Plan plan;
-    plan.launch_s = ctx.costs.compute().per_kernel_s;
-    FlowPlan flows(ctx, shape, group.position);
-    flows.alltoall(bytes / group.count);
-    plan.flows = std::move(flows.flows);
-    const double share_out = (group.count - 1.0) / group.count * bytes;
-    plan.bottleneck_s = share_out / std::min(ctx.costs.intra_node().effective_bytes_per_second(), ctx.costs.nic().effective_bytes_per_second());
-    return plan;
+Charge charge_of(const SimulationContext& ctx, const GroupShape& shape, int ranks, NetworkOp op, double bytes) {
+    Charge charge;
+    charge.op = op;
+    charge.bytes = bytes;
+    charge.launch_s = ctx.costs.compute().per_kernel_s;
+    if (op == NetworkOp::alltoall) return charge;
+    const auto& spec = ctx.scenario.training.strategy.nccl;
+    charge.call = call_of(ctx, shape, ranks, op, bytes);
+    charge.choice = choose_nccl(ctx.costs.nccl(), charge.call, spec);
+    charge.channels = channels_of(ctx, shape);
+    charge.costs = nccl_call_costs(ctx.costs.nccl(), charge.call, charge.choice, charge.channels, spec.chunk_bytes);
+    return charge;
 }
 
-Plan collective_plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGroup& group, NetworkOp op, double bytes) {
-    const auto call = call_of(ctx, shape, group, op, bytes);
-    const auto& parameters = ctx.costs.nccl();
-    const auto& spec = ctx.scenario.training.strategy.nccl;
-    const auto choice = choose_nccl(parameters, call, spec);
-    const auto& costs = parameters.costs(choice.protocol);
-    const int channels = channels_of(ctx, shape);
-    const double n = group.count, k = shape.ranks_per_node;
-    const double per_channel = bytes / channels;
-    const auto charged = nccl_call_costs(parameters, call, choice, channels, spec.chunk_bytes);
-    Plan plan;
-    plan.launch_s = ctx.costs.compute().per_kernel_s;
-    plan.latency_s = charged.latency_s;
-    plan.fill_s = charged.fill_s;
-    plan.bottleneck_s = charged.bottleneck_s;
-    FlowPlan flows(ctx, shape, group.position);
-    const double link = call.nodes > 1 ? std::min(call.intra_bytes_per_second, call.inter_bytes_per_second) : call.intra_bytes_per_second;
-    switch (choice.algorithm) {
-        case NcclAlgorithm::tree: {
-            const double fraction = nccl_payload_fraction(call, choice.protocol, costs.tree_payload_fraction, link);
-            const double wire = per_channel / 2 / fraction;  // half of the channel per tree
+// The flows of a ring collective's algorithm (or NVLS, CollNet, PAT) as `charge` chose it, into `flows`.
+void add_collective_flows(FlowPlan& flows, const Charge& charge, double ranks, double ranks_per_node) {
+    const auto& call = charge.call;
+    const int channels = charge.channels;
+    const double bytes = charge.bytes, n = ranks, k = ranks_per_node;
+    const double per_channel = bytes / channels, fraction = charge.costs.payload_fraction;
+    switch (charge.choice.algorithm) {
+        case NcclAlgorithm::automatic:
+        case NcclAlgorithm::ring: {
+            const double steps_share = (charge.op == NetworkOp::allreduce ? 2 : 1) * (n - 1) / n;
+            for (int c = 0; c < channels; ++c) flows.ring(c, steps_share * per_channel / fraction);
+            break;
+        }
+        case NcclAlgorithm::tree:
+            // Half of the channel per tree.
             for (int c = 0; c < channels; ++c)
-                for (int t = 0; t < 2; ++t) flows.tree(c, t, wire);
+                for (int t = 0; t < 2; ++t) flows.tree(c, t, per_channel / 2 / fraction);
             break;
-        }
-        case NcclAlgorithm::nvls: {
-            const double wire = bytes / call.nvls_efficiency;
-            for (int c = 0; c < channels; ++c) flows.next_in_node(c, wire / channels);
+        case NcclAlgorithm::nvls:
+            for (int c = 0; c < channels; ++c) flows.next_in_node(c, bytes / call.nvls_efficiency / channels);
             break;
-        }
-        case NcclAlgorithm::nvls_tree: {
+        case NcclAlgorithm::nvls_tree:
             // The switch reduces each node's data and multicasts the result as NVLS does; each head (the GPU on
             // a rail: NCCL's NVLS channels, one per NIC, whatever the compute channels) sends its share, half in
             // each tree, up and down the tree between the nodes.
-            const double wire = bytes / call.nvls_efficiency;
             for (int head = 0; head < call.rails; ++head) {
-                flows.next_in_node(head, wire / call.rails);
+                flows.next_in_node(head, bytes / call.nvls_efficiency / call.rails);
                 for (int t = 0; t < 2; ++t) flows.tree_across_nodes(head, t, bytes / call.rails / 2);
             }
             break;
-        }
         case NcclAlgorithm::collnet: {
             // Within the node a ring reduce-scatter and all-gather; each member's share through the switches.
             const double ring_wire = 2 * (k - 1) / k * per_channel, share_wire = per_channel / k / call.collnet_efficiency;
@@ -290,27 +283,24 @@ Plan collective_plan_of(const SimulationContext& ctx, const GroupShape& shape, c
             }
             break;
         }
-        case NcclAlgorithm::pat: flows.pat(bytes / n / parameters.pat_payload_fraction); break;
-        case NcclAlgorithm::ring:
-        case NcclAlgorithm::automatic: {
-            const double steps_share = (op == NetworkOp::allreduce ? 2 : 1) * (n - 1) / n;
-            const double fraction = nccl_payload_fraction(call, choice.protocol, costs.ring_payload_fraction, link);
-            for (int c = 0; c < channels; ++c) flows.ring(c, steps_share * per_channel / fraction);
-            break;
-        }
+        case NcclAlgorithm::pat: flows.pat(bytes / n / fraction); break;
     }
-    plan.flows = std::move(flows.flows);
-    return plan;
 }
 
-Plan plan_of(const SimulationContext& ctx, const GroupShape& shape, const RankGroup& group, NetworkOp op, double bytes) {
-    auto plan = op == NetworkOp::alltoall ? alltoall_plan_of(ctx, shape, group, bytes) : collective_plan_of(ctx, shape, group, op, bytes);
+// The flows the member at `position` of the group adds to the call.
+std::vector<Flow> member_flows(const SimulationContext& ctx, const GroupShape& shape, const Charge& charge, int position) {
+    FlowPlan flows(ctx, shape, position);
+    const auto ranks = static_cast<double>(shape.place.size());
+    if (charge.op == NetworkOp::alltoall)
+        flows.alltoall(charge.bytes / ranks);
+    else
+        add_collective_flows(flows, charge, ranks, shape.ranks_per_node);
     // The ranks of a simulated rank's tensor group behind its NIC send the same flows between nodes at once
     // (SimulationContext::nic_sharers, as for every other message).
     const auto& cluster = ctx.scenario.cluster;
-    for (auto& flow : plan.flows)
+    for (auto& flow : flows.flows)
         if (cluster.node_of(flow.from) != cluster.node_of(flow.to)) flow.bytes *= ctx.nic_sharers;
-    return plan;
+    return std::move(flows.flows);
 }
 
 // Every flow of one call that is simulated, by the rank that sends it and by the rank that receives it, and
@@ -387,12 +377,10 @@ public:
 
     std::shared_ptr<const CallFlows> flows_of(const SimulationContext& ctx, const RankGroup& group, NetworkOp op, double bytes) const {
         if (latest_ && latest_->op == op && latest_->bytes == bytes) return latest_;
-        auto flows = std::make_shared<CallFlows>(CallFlows{op, bytes, 0, {}, {}});
-        RankGroup member = group;
-        for (member.position = 0; member.position < group.count; ++member.position) {
-            const auto plan = plan_of(ctx, *shape, member, op, bytes);
-            flows->wait_s = plan.launch_s + plan.latency_s + plan.fill_s;
-            for (const auto& flow : plan.flows) {
+        const auto charge = charge_of(ctx, *shape, group.count, op, bytes);
+        auto flows = std::make_shared<CallFlows>(CallFlows{op, bytes, charge.wait_s(), {}, {}});
+        for (int position = 0; position < group.count; ++position) {
+            for (const auto& flow : member_flows(ctx, *shape, charge, position)) {
                 if (!copies_.simulated(flow)) continue;
                 flows->sent[flow.from].push_back(flow);
                 flows->received[flow.to].push_back(flow);
@@ -442,8 +430,8 @@ void nccl_collective(const Actor& actor, const RankGroup& group, NetworkOp op, d
 
 double nccl_collective_alone_s(const SimulationContext& ctx, const RankGroup& group, NetworkOp op, double bytes) {
     if (group.count < 2 || bytes <= 0) return 0;
-    const auto plan = plan_of(ctx, *shape_of(ctx.scenario.cluster, group), group, op, bytes);
-    return plan.launch_s + plan.latency_s + plan.fill_s + plan.bottleneck_s;
+    const auto charge = charge_of(ctx, *shape_of(ctx.scenario.cluster, group), group.count, op, bytes);
+    return charge.wait_s() + charge.costs.bottleneck_s;
 }
 
 }  // namespace dtsim::sim

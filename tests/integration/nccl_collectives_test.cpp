@@ -30,36 +30,42 @@ struct Cluster {
     double in_network_reduction = 0;
 };
 
-double allreduce_time(const Cluster& cluster, double bytes, const std::string& nccl, const std::string& fidelity = "flow") {
+// `cluster` on the ideal network with zero wire latency and `fabric`, one iteration of a model of `gradient_bytes`,
+// training with `strategy`.
+Scenario scenario_of(const Cluster& cluster, const std::string& fabric, double gradient_bytes, const std::string& fidelity,
+                     const std::string& strategy) {
     std::ostringstream yaml;
     yaml.precision(17);
     yaml << "name: nccl\ncluster:\n  nodes: " << cluster.nodes << "\n  gpus_per_node: " << cluster.gpus << "\n  gpu: h100-sxm\n"
          << "  intra_node: {preset: nvlink4, bandwidth: " << cluster.intra_bytes_per_second * 8 << "bps, latency: 0us, "
          << "in_network_reduction: " << cluster.in_network_reduction << "}\n"
          << "  nic: {count: " << cluster.nics << ", bandwidth: " << cluster.nic_bytes_per_second * 8 << "bps, latency: 0us}\n"
-         << "  fabric: {topology: rail-optimized}\n  network_model: ideal\n"
-         << "model: {gradient_bytes: " << bytes << ", forward_time: 0s, backward_time: 0s, batch_per_gpu: 1, layers: 1}\n"
-         << "training:\n  iterations: 1\n  fidelity: " << fidelity << "\n"
-         << "  strategy: {kind: allreduce, algorithm: nccl, bucket: 8GB, nccl: " << nccl << "}\n";
-    const auto scenario = load_scenario_text(yaml.str(), "nccl.yaml");
+         << "  fabric: " << fabric << "\n  network_model: ideal\n"
+         << "model: {gradient_bytes: " << gradient_bytes << ", forward_time: 0s, backward_time: 0s, batch_per_gpu: 1, layers: 1}\n"
+         << "training:\n  iterations: 1\n  fidelity: " << fidelity << "\n  strategy: " << strategy << "\n";
+    return load_scenario_text(yaml.str(), "nccl.yaml");
+}
+
+double allreduce_time(const Cluster& cluster, double bytes, const std::string& nccl, const std::string& fidelity = "flow") {
+    const auto scenario = scenario_of(cluster, "{topology: rail-optimized}", bytes, fidelity,
+                                      "{kind: allreduce, algorithm: nccl, bucket: 8GB, nccl: " + nccl + "}");
     return test::simulate_in_child(scenario).summary.iteration_time_s;
 }
 
 double relative_error(double value, double expected) { return std::fabs(value / expected - 1); }
 
-// One all-to-all of `bytes` per rank over every GPU, replayed as the scenario's `algorithm` runs it, on a rail-optimized
-// fabric whose rail switches' up-links to the spine carry a quarter of their NICs' rate.
+// One collective of `bytes` over every GPU, replayed as `strategy` runs it.
+double collective_time(const Cluster& cluster, const std::string& fabric, NetworkOp op, double bytes, const std::string& fidelity,
+                       const std::string& strategy) {
+    const auto scenario = scenario_of(cluster, fabric, 1e6, fidelity, strategy);
+    return test::simulate_collectives_in_child(scenario, {{op, bytes, scenario.cluster.gpus()}}).front();
+}
+
+// One all-to-all of `bytes` per rank over every GPU with the scenario's `algorithm`, on a rail-optimized fabric whose
+// rail switches' up-links to the spine carry a quarter of their NICs' rate.
 double alltoall_time(const Cluster& cluster, double bytes, const std::string& algorithm, const std::string& fidelity) {
-    std::ostringstream yaml;
-    yaml.precision(17);
-    yaml << "name: alltoall\ncluster:\n  nodes: " << cluster.nodes << "\n  gpus_per_node: " << cluster.gpus << "\n  gpu: h100-sxm\n"
-         << "  intra_node: {preset: nvlink4, bandwidth: " << cluster.intra_bytes_per_second * 8 << "bps, latency: 0us}\n"
-         << "  nic: {count: " << cluster.nics << ", bandwidth: " << cluster.nic_bytes_per_second * 8 << "bps, latency: 0us}\n"
-         << "  fabric: {topology: rail-optimized, oversubscription: 4}\n  network_model: ideal\n"
-         << "model: {gradient_bytes: 1MB, forward_time: 0s, backward_time: 0s, batch_per_gpu: 1, layers: 1}\n"
-         << "training: {iterations: 1, fidelity: " << fidelity << ", strategy: {kind: allreduce, algorithm: " << algorithm << "}}\n";
-    const auto scenario = load_scenario_text(yaml.str(), "alltoall.yaml");
-    return test::simulate_collectives_in_child(scenario, {{NetworkOp::alltoall, bytes, scenario.cluster.gpus()}}).front();
+    return collective_time(cluster, "{topology: rail-optimized, oversubscription: 4}", NetworkOp::alltoall, bytes, fidelity,
+                           "{kind: allreduce, algorithm: " + algorithm + "}");
 }
 
 // Ring, Simple protocol: base 8.4 µs; NVLink hop 3.4 µs (above the 3 x 1 µs network overhead floor); network hop 14 µs.
@@ -214,16 +220,13 @@ TEST_CASE("nccl: PAT gathers over one GPU per node in log2 N steps at 0.75 of th
     // nodes on, all at once: 7/8 S through its NIC at 0.75 of it. Latency 8 + log2(8) x 14 / 3.5 + 8 x 2.8 µs.
     Cluster cluster{8, 1, 1, 100e9, 12.5e9, 0};
     const double bytes = 1e9;
-    std::ostringstream yaml;
-    yaml.precision(17);
-    yaml << "name: pat\ncluster:\n  nodes: 8\n  gpus_per_node: 1\n  gpu: h100-sxm\n"
-         << "  nic: {count: 1, bandwidth: " << cluster.nic_bytes_per_second * 8 << "bps, latency: 0us}\n  network_model: ideal\n"
-         << "model: {gradient_bytes: 1MB, forward_time: 0s, backward_time: 0s, batch_per_gpu: 1, layers: 1}\n"
-         << "training: {iterations: 1, fidelity: " << fidelity << ", strategy: {kind: allreduce, algorithm: nccl, nccl: {algorithm: pat}}}\n";
-    const auto scenario = load_scenario_text(yaml.str(), "pat.yaml");
-    const auto times = test::simulate_collectives_in_child(scenario, {{NetworkOp::allgather, bytes, 8}, {NetworkOp::reducescatter, bytes, 8}});
     const double expected = kLaunch + (8 + 3 * 14 / 3.5 + 8 * 2.8) * kUs + 7.0 / 8 * bytes / (0.75 * cluster.nic_bytes_per_second);
-    for (const double time : times) CHECK(relative_error(time, expected) <= 1e-6);
+    for (const auto op : {NetworkOp::allgather, NetworkOp::reducescatter}) {
+        CAPTURE(std::string(to_string(op)));
+        CHECK(relative_error(collective_time(cluster, "{topology: rail-optimized}", op, bytes, fidelity,
+                                             "{kind: allreduce, algorithm: nccl, nccl: {algorithm: pat}}"),
+                             expected) <= 1e-6);
+    }
 }
 
 TEST_CASE("nccl: LL carries half a payload per byte moved", "[integration][nccl]") {

@@ -14,12 +14,10 @@ struct NcclCallCosts {
     double latency_s = 0;
     double fill_s = 0;
     double bottleneck_s = 0;  // the flows alone on an idle platform
+    // The payload bytes per byte the ring's, tree's or PAT's flows move: the protocol's fraction, less where the
+    // payload rate stops below fraction·link (LL's ceiling), so that flows at the link's rate carry the payload at it.
+    double payload_fraction = 1;
 };
-
-/// The payload bytes per byte a flow moves over `link` under `protocol` (payload fraction `fraction`): the
-/// fraction, less where the payload rate stops below fraction·link (LL's ceiling), so that flows at the link's
-/// rate carry the payload at it.
-double nccl_payload_fraction(const NcclCall& call, NcclProtocol protocol, double fraction, double link);
 
 /// The costs of `call` run as `choice` over `channels` channels, with `chunk` forcing the pipeline's chunk.
 NcclCallCosts nccl_call_costs(const NcclParameters& parameters, const NcclCall& call, NcclChoice choice, int channels,
