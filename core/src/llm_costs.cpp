@@ -8,7 +8,13 @@ namespace dtsim {
 
 BlockRange stage_blocks(const PipelineSpec& pipeline, int blocks, int index, int count) {
     const int first = pipeline.first_stage_layers, last = pipeline.last_stage_layers;
-    if (first == 0 && last == 0) return BlockRange{blocks * index / count, blocks * (index + 1) / count};
+    if (first == 0 && last == 0) {
+        // Slots: the blocks, and the embeddings before them and the loss after them where they count.
+        const int before = pipeline.embedding_in_split ? 1 : 0;
+        const int slots = blocks + before + (pipeline.loss_in_split ? 1 : 0);
+        const auto block_at = [&](int chunk) { return std::clamp(slots * chunk / count - before, 0, blocks); };
+        return BlockRange{block_at(index), block_at(index + 1)};
+    }
     // Only without interleaving (the loader checks): stage i of `count`.
     const int middle = count > 2 ? (blocks - first - last) / (count - 2) : 0;
     const auto start = [&](int stage) { return stage == 0 ? 0 : first + (stage - 1) * middle; };
@@ -77,6 +83,7 @@ LlmCosts llm_costs(const Scenario& scenario, const ComputeRates& rates) {
     const auto& config = *scenario.model.zoo->transformer;
     const auto& p = llm.parallelism;
     const double element = bytes_per_element(scenario.model.precision);
+    const double reduce_element = llm.reduce_precision ? bytes_per_element(*llm.reduce_precision) : element;
     const double b = scenario.model.batch_per_gpu;
     const double s = llm.sequence_length;
     const double local_tokens = b * s / p.context;
@@ -138,8 +145,9 @@ LlmCosts llm_costs(const Scenario& scenario, const ComputeRates& rates) {
             if (llm.recompute == Recompute::selective && is_attention(full[i]))
                 recompute_s = attention_core_forward_s(shard.layers[i], b, element, rates);
             const bool tensor_collective = block && p.tensor > 1;
-            stage.push_back(RankLayer{layer.name, layer.forward_s, layer.backward_s + recompute_s, shard.layers[i].params,
-                                      layer.gradient_bytes, expert_layer[i], tensor_collective, is_attention(full[i]),
+            const double parameters = shard.layers[i].params;
+            stage.push_back(RankLayer{layer.name, layer.forward_s, layer.backward_s + recompute_s, parameters, parameters * element,
+                                      parameters * reduce_element, expert_layer[i], tensor_collective, is_attention(full[i]),
                                       tensor_collective && llm.recompute == Recompute::full});
         }
         costs.virtual_stages.push_back(std::move(stage));

@@ -73,7 +73,8 @@ PipelineSpec read_pipeline(const ConfigNode& training, int& microbatches) {
     PipelineSpec pipeline;
     if (!training.has("pipeline")) return pipeline;
     const auto node = training.child("pipeline");
-    node.require_map_with_keys({"schedule", "virtual_stages", "microbatches", "first_stage_layers", "last_stage_layers"});
+    node.require_map_with_keys({"schedule", "virtual_stages", "microbatches", "first_stage_layers", "last_stage_layers",
+                                "embedding_in_split", "loss_in_split"});
     if (node.has("schedule")) pipeline.schedule = node.choice("schedule", kPipelineScheduleNames);
     if (node.has("virtual_stages")) pipeline.virtual_stages = static_cast<int>(node.integer("virtual_stages", 1, 1024));
     if (pipeline.virtual_stages > 1 && pipeline.schedule != PipelineSchedule::interleaved)
@@ -81,6 +82,11 @@ PipelineSpec read_pipeline(const ConfigNode& training, int& microbatches) {
     if (node.has("microbatches")) microbatches = static_cast<int>(node.integer("microbatches", 1, 1 << 20));
     if (node.has("first_stage_layers")) pipeline.first_stage_layers = static_cast<int>(node.integer("first_stage_layers", 1, 1 << 20));
     if (node.has("last_stage_layers")) pipeline.last_stage_layers = static_cast<int>(node.integer("last_stage_layers", 1, 1 << 20));
+    if (node.has("embedding_in_split")) pipeline.embedding_in_split = node.boolean("embedding_in_split");
+    if (node.has("loss_in_split")) pipeline.loss_in_split = node.boolean("loss_in_split");
+    if ((pipeline.embedding_in_split || pipeline.loss_in_split) && (pipeline.first_stage_layers > 0 || pipeline.last_stage_layers > 0))
+        node.fail(node.has("embedding_in_split") ? "embedding_in_split" : "loss_in_split",
+                  "and first_stage_layers/last_stage_layers both set the stages' layers: choose one");
     return pipeline;
 }
 
@@ -126,6 +132,11 @@ void read_zero_and_fsdp(const ConfigNode& training, LlmSpec& llm, const Strategy
         if (llm.zero_stage < 3) strategy_node.fail("prefetch", "applies where parameters are sharded: zero: 3 or fsdp (full or hybrid)");
         llm.prefetch = strategy_node.boolean("prefetch");
     }
+    if (strategy_node.has("reduce_precision")) {
+        llm.reduce_precision = strategy_node.choice("reduce_precision", kPrecisionNames);
+        if (llm.reduce_precision == Precision::tf32)
+            strategy_node.fail("reduce_precision", "tf32 is a math mode, not a storage format; expected fp32, fp16 or bf16");
+    }
 }
 
 
@@ -148,7 +159,12 @@ void read_llm(const ConfigNode& doc, Scenario& scenario) {
     const auto model = doc.child("model");
     auto& spec = scenario.training;
     const bool wanted = has_any(training, kLlmTrainingKeys) || has_any(model, kLlmModelKeys) || spec.strategy.kind == StrategyKind::fsdp;
-    if (!wanted) return;
+    if (!wanted) {
+        for (const auto* key : {"prefetch", "reduce_precision"})
+            if (training.has("strategy") && training.child("strategy").has(key))
+                training.child("strategy").fail(key, "applies to a large-model layout (training.parallelism, pipeline, zero, fsdp, ...: docs/llm.md)");
+        return;
+    }
     if (spec.strategy.kind == StrategyKind::parameter_server && training.has("parallelism"))
         training.child("strategy").fail("kind", "parameter-server cannot be combined with training.parallelism; use allreduce or fsdp");
     if (!scenario.model.zoo || !scenario.model.zoo->transformer)
@@ -169,10 +185,13 @@ void read_llm(const ConfigNode& doc, Scenario& scenario) {
     llm.pipeline = read_pipeline(training, microbatches);
     if (llm.pipeline.first_stage_layers > 0 || llm.pipeline.last_stage_layers > 0) {
         check_uneven_stages(training.child("pipeline"), llm.pipeline, p.pipeline, config.layers);
-    } else if (const int parts = p.pipeline * llm.pipeline.virtual_stages; config.layers % parts != 0) {
+    } else if (const int parts = p.pipeline * llm.pipeline.virtual_stages,
+               extra = (llm.pipeline.embedding_in_split ? 1 : 0) + (llm.pipeline.loss_in_split ? 1 : 0);
+               (config.layers + extra) % parts != 0) {
         const bool chunks = llm.pipeline.virtual_stages > 1;
+        const std::string counted = extra == 0 ? "" : " + " + std::to_string(extra) + " (the embeddings or loss counted as layers)";
         (chunks ? training.child("pipeline") : parallelism)
-            .fail(chunks ? "virtual_stages" : "pipeline", "the model's " + std::to_string(config.layers) +
+            .fail(chunks ? "virtual_stages" : "pipeline", "the model's " + std::to_string(config.layers) + counted +
                                                               " layers do not divide into pipeline × virtual_stages = " +
                                                               std::to_string(parts) + " equal parts");
     }

@@ -27,16 +27,19 @@ double layer_activation_bytes(double sequence, double micro_batch, double hidden
 
 namespace {
 
-// How many microbatches' activations stage `stage` holds at most: all of them in GPipe; in 1F1B those it
-// has run forward before its first backward; interleaving holds more of them on every stage.
+// How many microbatches' activations of the whole stage `stage` holds at most: all of them in GPipe; in
+// 1F1B those it has run forward before its first backward (Megatron-LM's warm-up, p − r − 1, and one);
+// interleaved, its warm-up chunks 2(p − r − 1) + (v − 1)p and one, each 1/v of the stage, so the first
+// stage holds p(1 + (p − 1)/(pv)) stages' worth: Korthikanti et al. 2022 §4.2.3's L(1 + (p − 1)/(pv)) layers.
 double microbatches_held(const LlmSpec& llm, int stage, int microbatches) {
     const int stages = llm.parallelism.pipeline;
     switch (llm.pipeline.schedule) {
         case PipelineSchedule::gpipe: return microbatches;
         case PipelineSchedule::one_f_one_b: return std::min(stages - stage, microbatches);
         case PipelineSchedule::interleaved: {
-            const double v = llm.pipeline.virtual_stages;
-            return std::min<double>((stages - stage) * (1 + (stages - 1) / (stages * v)), microbatches);
+            const int v = llm.pipeline.virtual_stages;
+            const int chunks = 2 * (stages - stage - 1) + (v - 1) * stages + 1;
+            return std::min(chunks, microbatches * v) / static_cast<double>(v);
         }
     }
     return microbatches;
@@ -51,6 +54,7 @@ MemoryEstimate llm_memory(const Scenario& scenario) {
     const Recompute stored_activations = no_scores ? Recompute::selective : llm.recompute;
     const bool mixed = is_mixed_precision(scenario.model.precision);
     const double element = bytes_per_element(scenario.model.precision);
+    const double gradient_element = llm.reduce_precision ? bytes_per_element(*llm.reduce_precision) : element;
     const double optimizer = scenario.training.optimizer_or_adam().state_bytes_per_parameter(mixed);
     const auto costs = llm_costs(scenario, ComputeRates{1, 1, 0, 1});
     MemoryEstimate peak;
@@ -58,16 +62,15 @@ MemoryEstimate llm_memory(const Scenario& scenario) {
     for (int stage = 0; stage < p.pipeline; ++stage) {
         const auto [dense, expert, blocks] = costs.stage_contents(stage, p.pipeline);
         const int shards = llm.shard_ranks(p.data * p.context, scenario.cluster.gpus_per_node);
-        auto states = zero_model_states(dense, shards, llm.zero_stage, element, element, optimizer);
-        const auto expert_states = zero_model_states(expert, shards / p.expert, llm.zero_stage, element, element, optimizer);
+        auto states = zero_model_states(dense, shards, llm.zero_stage, element, gradient_element, optimizer);
+        const auto expert_states = zero_model_states(expert, shards / p.expert, llm.zero_stage, element, gradient_element, optimizer);
         states.weights += expert_states.weights;
         states.gradients += expert_states.gradients;
         states.optimizer += expert_states.optimizer;
         const double per_layer = layer_activation_bytes(llm.sequence_length / static_cast<double>(p.context),
                                                         scenario.model.batch_per_gpu, config.hidden, config.heads, p.tensor,
                                                         p.sequence_parallel, stored_activations);
-        const double activations =
-            per_layer * blocks / llm.pipeline.virtual_stages * microbatches_held(llm, stage, scenario.training.accumulation_steps);
+        const double activations = per_layer * blocks * microbatches_held(llm, stage, scenario.training.accumulation_steps);
         MemoryEstimate estimate{states, activations, kFrameworkReserveBytes, peak.capacity, stage};
         if (stage == 0 || estimate.peak() > peak.peak()) peak = estimate;
     }

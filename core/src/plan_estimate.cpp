@@ -45,6 +45,7 @@ struct StageWork {
     double dense_gradient_bytes = 0;
     double expert_gradient_bytes = 0;
     double parameters = 0;
+    double parameter_bytes = 0;  // in the training precision: what the sharded stages gather
 };
 
 StageWork stage_work(const LlmCosts& llm, int stage, int stages) {
@@ -58,6 +59,7 @@ StageWork stage_work(const LlmCosts& llm, int stage, int stages) {
             work.expert_layers += layer.expert ? 1 : 0;
             (layer.expert ? work.expert_gradient_bytes : work.dense_gradient_bytes) += layer.gradient_bytes;
             work.parameters += layer.parameters;
+            work.parameter_bytes += layer.parameter_bytes;
         }
     return work;
 }
@@ -114,8 +116,7 @@ PlanEstimate estimate_iteration(const Scenario& scenario, const CostModel& costs
         // A pass of a ring over the data group moves (N−1)/N of the bytes: a reduce-scatter, or half an all-reduce.
         const double gradients_s = shard.ring_s(work.dense_gradient_bytes, 1) + replicas.ring_s(work.dense_gradient_bytes / shard_ranks, 2) +
                                    expert_dp.ring_s(work.expert_gradient_bytes, 1);
-        const double element_bytes = work.parameters > 0 ? (work.dense_gradient_bytes + work.expert_gradient_bytes) / work.parameters : 0;
-        const double gather_s = shard.ring_s(work.parameters * element_bytes, 1);
+        const double gather_s = shard.ring_s(work.parameter_bytes, 1);
         const int zero = spec.zero_stage;
         double dp_s = 0;
         if (zero == 0) dp_s = std::max(0.0, 2 * gradients_s - work.backward_s);

@@ -328,11 +328,12 @@ StrategySpec read_strategy(const ConfigNode& training, const ClusterSpec& cluste
     StrategySpec strategy;
     strategy.kind = node.choice("kind", kStrategyKindNames);
     if (strategy.kind != StrategyKind::parameter_server) {
-        // fsdp: its sharding and prefetch are read with the LLM layout (llm_spec_reader.cpp).
+        // sharding, prefetch and reduce_precision are read with the LLM layout (llm_spec_reader.cpp).
         if (strategy.kind == StrategyKind::fsdp)
-            node.require_map_with_keys({"kind", "algorithm", "nccl", "bucket", "overlap", "sharding", "prefetch"});
+            node.require_map_with_keys({"kind", "algorithm", "nccl", "bucket", "overlap", "sharding", "prefetch", "reduce_precision"});
         else
-            node.require_map_with_keys({"kind", "algorithm", "nccl", "bucket", "overlap", "backup_workers", "prefetch"});
+            node.require_map_with_keys(
+                {"kind", "algorithm", "nccl", "bucket", "overlap", "backup_workers", "prefetch", "reduce_precision"});
         // Unless given, the all-reduce runs as the device's collectives library does: NCCL's structure on GPUs.
         strategy.algorithm = node.has("algorithm")                              ? node.choice("algorithm", kAllReduceAlgorithmNames)
                              : cluster.gpu.collectives == CollectiveLibrary::nccl ? AllReduceAlgorithm::nccl

@@ -80,7 +80,7 @@ private:
             if (layer.attention) per_microbatch += 2 * context_pass;
             if (layer.expert && expert > 1) per_microbatch += 4 * alltoall;
             // ZeRO-3 and FSDP gather a layer's parameters before each of its passes.
-            if (llm_.shards_parameters() && layer.gradient_bytes > 0)
+            if (llm_.shards_parameters() && layer.parameter_bytes > 0)
                 per_microbatch += 2 * pass(layer.expert ? groups.expert : groups.shard);
         }
         const double reducing_microbatches = llm_.zero_stage >= 2 ? microbatches_ : 1;

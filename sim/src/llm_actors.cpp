@@ -133,8 +133,8 @@ private:
             const auto& chunk = layers(op.chunk);
             for (size_t i = 0; i < chunk.size(); ++i) {
                 const auto& layer = chunk[op.pass == Pass::forward ? i : chunk.size() - 1 - i];
-                if (layer.gradient_bytes > 0)
-                    streams_.gathers.push(GatherJob{layer.gradient_bytes, layer.expert, iteration_, op.microbatch, false});
+                if (layer.parameter_bytes > 0)
+                    streams_.gathers.push(GatherJob{layer.parameter_bytes, layer.expert, iteration_, op.microbatch, false});
             }
         }
     }
@@ -171,7 +171,7 @@ private:
     }
 
     void run_layer(const RankLayer& layer, bool forward, int position) {
-        const bool gathered = llm_.shards_parameters() && layer.gradient_bytes > 0;
+        const bool gathered = llm_.shards_parameters() && layer.parameter_bytes > 0;
         if (gathered) {
             wait_for_parameters();
             if (llm_.prefetch) streams_.gather_credit->release();

@@ -130,6 +130,27 @@ TEST_CASE("ZeRO-3 moves 3Ψ per rank and iteration, plain data parallelism 2Ψ",
     }
 }
 
+TEST_CASE("gradients reduced in fp32 move twice their bf16 bytes, every microbatch from ZeRO-2 on; gathers stay bf16", "[integration][llm][closed-form]") {
+    const UniformModelData data;
+    const auto fidelity = GENERATE(std::string("step"), std::string("flow"));
+    const auto in_fp32 = [&](const std::string& training) {
+        auto text = scenario_text(4, ", micro_batch: 1", training, fidelity);
+        text.replace(text.find("bucket: 1GB}"), 12, "bucket: 1GB, reduce_precision: fp32}");
+        return simulate(text);
+    };
+    const auto zero0 = in_fp32("  zero: 0\n");
+    const auto zero2 = in_fp32("  zero: 2\n  pipeline: {microbatches: 3}\n");
+    const auto zero3 = in_fp32("  zero: 3\n");
+    const double psi = load_zoo_model("uniform-test", "test").total_parameters() * 2;  // bf16 bytes
+    for (int rank = 0; rank < 4; ++rank) {
+        CHECK(total(zero0, rank, "dp allreduce", true) == Approx(2 * psi));
+        CHECK(total(zero2, rank, "dp reduce-scatter", true) == Approx(3 * 2 * psi));
+        CHECK(total(zero2, rank, "dp allgather", true) == Approx(psi));
+        CHECK(total(zero3, rank, "dp reduce-scatter", true) == Approx(2 * psi));
+        CHECK(total(zero3, rank, "dp allgather", true) == Approx(2 * psi));
+    }
+}
+
 TEST_CASE("a layout of one stage and one tensor rank is data parallelism plus its optimizer step", "[integration][llm][closed-form]") {
     const UniformModelData data;
     const auto fidelity = GENERATE(std::string("step"), std::string("flow"));

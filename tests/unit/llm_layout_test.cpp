@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "dtsim/llm_costs.hpp"
 #include "dtsim/model_zoo.hpp"
 #include "dtsim/parallel_layout.hpp"
 #include "dtsim/pipeline_schedule.hpp"
@@ -23,6 +24,19 @@ std::string llm_scenario(const std::string& training_extra, const std::string& m
            ", gpus_per_node: 8, gpu: h100-sxm, intra_node: nvlink4, nic: ib-ndr}\n"
            "model: {zoo: " + model + ", micro_batch: 1, precision: bf16" + model_extra + "}\n"
            "training:\n  iterations: 1\n  strategy: {kind: allreduce}\n" + training_extra;
+}
+
+// `text` (an llm_scenario) with its strategy's kind replaced by `kind_and_keys`.
+std::string with_strategy(std::string text, const std::string& kind_and_keys) {
+    const std::string plain = "{kind: allreduce}";
+    return text.replace(text.find(plain), plain.size(), "{kind: " + kind_and_keys + "}");
+}
+
+// No LLM key: plain data parallelism of a zoo transformer, with `strategy_extra` in its strategy.
+std::string plain_data_parallel(const std::string& strategy_extra) {
+    return "name: t\ncluster: {nodes: 2, gpus_per_node: 8, gpu: h100-sxm, intra_node: nvlink4, nic: ib-ndr}\n"
+           "model: {zoo: gpt3-125m, batch_per_gpu: 1, precision: bf16}\n"
+           "training:\n  iterations: 1\n  strategy: {kind: allreduce, " + strategy_extra + "}\n";
 }
 
 std::string load_error(const std::string& text) { return test::scenario_load_error(text, "s.yaml"); }
@@ -119,6 +133,36 @@ TEST_CASE("an LLM layout resolves data parallelism and microbatches from the glo
     CHECK(scenario.training.llm->sequence_length == 4096);
 }
 
+TEST_CASE("the embeddings and the loss counted as layers take a chunk's place in the pipeline split", "[unit][llm]") {
+    // Llama 3 405B: 126 blocks + the embeddings + the loss = 128 slots over 16 stages × 8 chunks, so "the first
+    // model chunk on the first stage has only the embedding" (Dubey et al. 2024 §3.3.2).
+    PipelineSpec pipeline;
+    pipeline.embedding_in_split = pipeline.loss_in_split = true;
+    const auto blocks = [&](int chunk, int count) {
+        const auto range = stage_blocks(pipeline, 126, chunk, count);
+        return std::pair{range.first, range.last};
+    };
+    CHECK(blocks(0, 128) == std::pair{0, 0});
+    CHECK(blocks(1, 128) == std::pair{0, 1});
+    CHECK(blocks(126, 128) == std::pair{125, 126});
+    CHECK(blocks(127, 128) == std::pair{126, 126});
+    // One chunk per stage: the first and last stages get 7 blocks, the others 8, as first_stage_layers: 7 and
+    // last_stage_layers: 7 give.
+    PipelineSpec explicit_layers;
+    explicit_layers.first_stage_layers = explicit_layers.last_stage_layers = 7;
+    for (int stage = 0; stage < 16; ++stage) {
+        CAPTURE(stage);
+        const auto counted = stage_blocks(pipeline, 126, stage, 16), given = stage_blocks(explicit_layers, 126, stage, 16);
+        CHECK(counted.first == given.first);
+        CHECK(counted.last == given.last);
+    }
+    CHECK(blocks(1, 16) == std::pair{7, 15});
+    // Only the embeddings: 32 + 1 = 33 slots over 3 chunks of 11.
+    pipeline.loss_in_split = false;
+    CHECK(stage_blocks(pipeline, 32, 0, 3).last == 10);
+    CHECK(stage_blocks(pipeline, 32, 2, 3).first == 21);
+}
+
 TEST_CASE("inconsistent LLM layouts are refused at their key", "[unit][llm][input]") {
     struct Case {
         std::string text;
@@ -134,6 +178,14 @@ TEST_CASE("inconsistent LLM layouts are refused at their key", "[unit][llm][inpu
         {llm_scenario("  parallelism: {pipeline: 2}\n  pipeline: {schedule: 1f1b, virtual_stages: 2}\n"),
          "training.pipeline.virtual_stages", "interleaved-1f1b"},
         {llm_scenario("  parallelism: {expert: 3}\n", "mixtral-8x7b", 3), "training.parallelism.expert", "experts"},
+        {llm_scenario("  parallelism: {pipeline: 4}\n  pipeline: {embedding_in_split: true}\n"), "training.parallelism.pipeline",
+         "32 + 1 (the embeddings or loss counted as layers)"},
+        {llm_scenario("  parallelism: {pipeline: 4}\n  pipeline: {first_stage_layers: 7, loss_in_split: true}\n"),
+         "training.pipeline.loss_in_split", "choose one"},
+        {with_strategy(llm_scenario("  zero: 2\n"), "allreduce, reduce_precision: tf32"), "training.strategy.reduce_precision",
+         "math mode"},
+        {plain_data_parallel("reduce_precision: fp32"), "training.strategy.reduce_precision", "large-model layout"},
+        {plain_data_parallel("prefetch: false"), "training.strategy.prefetch", "large-model layout"},
         {llm_scenario("  parallelism: {order: tp-cp-ep-pp-dp}\n"), "training.parallelism.order", "next to each other"},
         {llm_scenario("  zero: 4\n"), "training.zero", ""},
         {llm_scenario("  global_batch: 33\n"), "training.global_batch", "multiple"},
@@ -147,9 +199,7 @@ TEST_CASE("inconsistent LLM layouts are refused at their key", "[unit][llm][inpu
         CHECK(message.find(c.says) != std::string::npos);
     }
     // ZeRO with a parameter server.
-    auto ps = llm_scenario("  zero: 1\n");
-    ps.replace(ps.find("{kind: allreduce}"), 17, "{kind: parameter-server}");
-    CHECK(load_error(ps).find("training.zero") != std::string::npos);
+    CHECK(load_error(with_strategy(llm_scenario("  zero: 1\n"), "parameter-server")).find("training.zero") != std::string::npos);
 }
 
 }  // namespace llm_layout_test

@@ -85,4 +85,31 @@ TEST_CASE("estimate_memory of Llama 2 7B on 8 GPUs: ZeRO 0 does not fit, ZeRO 3 
     CHECK(describe_fit(sharded.peak(), sharded.capacity) == "fits: 16.6 of 80.0 GB");
 }
 
+namespace {
+
+// Llama 2 7B (32 layers) over 4 pipeline stages, 8 microbatches, full recomputation (2·s·b·h per layer).
+MemoryEstimate pipelined_llama2_7b(const std::string& pipeline) {
+    return estimate_memory(load_scenario_text("name: llama\n"
+                                              "cluster: {nodes: 1, gpus_per_node: 4, gpu: h100-sxm, nic: ib-ndr}\n"
+                                              "model: {zoo: llama2-7b, precision: bf16, micro_batch: 1, sequence_length: 4096}\n"
+                                              "training:\n"
+                                              "  strategy: {kind: allreduce}\n"
+                                              "  parallelism: {tensor: 1, pipeline: 4, data: auto}\n"
+                                              "  pipeline: {microbatches: 8, " + pipeline + "}\n"
+                                              "  recompute: full\n",
+                                              "llama.yaml"));
+}
+
+}  // namespace
+
+TEST_CASE("the first pipeline stage holds L layers' activations in 1F1B and L(1 + (p-1)/(pv)) interleaved", "[unit][memory]") {
+    // Korthikanti et al. 2022 §4.2.3: 1F1B's first stage holds p microbatches of its L/p layers; interleaving
+    // v chunks, its 2(p − 1) + (v − 1)p + 1 warm-up chunks of L/(pv) layers.
+    const double layer = 2.0 * 4096 * 1 * 4096;
+    CHECK(pipelined_llama2_7b("schedule: 1f1b").activations == Approx(32 * layer));
+    CHECK(pipelined_llama2_7b("schedule: interleaved-1f1b, virtual_stages: 2").activations == Approx(32 * (1 + 3.0 / 8) * layer));
+    CHECK(pipelined_llama2_7b("schedule: interleaved-1f1b, virtual_stages: 4").activations == Approx(32 * (1 + 3.0 / 16) * layer));
+    CHECK(pipelined_llama2_7b("schedule: gpipe").activations == Approx(8 * 8 * layer));
+}
+
 }  // namespace memory_model_test

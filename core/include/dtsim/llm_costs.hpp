@@ -19,7 +19,8 @@ struct RankLayer {
     double forward_s = 0;
     double backward_s = 0;       // with what recomputation adds
     double parameters = 0;       // this rank's share (tensor and expert splits), before ZeRO sharding
-    double gradient_bytes = 0;   // parameters × the training precision's bytes
+    double parameter_bytes = 0;  // parameters × the training precision's bytes: what a ZeRO-3/FSDP gather moves
+    double gradient_bytes = 0;   // parameters × the gradient reduction's bytes (LlmSpec::reduce_precision)
     bool expert = false;         // an MoE layer: its gradients are reduced over the expert-data group
     bool tensor_collective = false;  // attention and MLP blocks end each pass with a tensor-parallel collective
     bool attention = false;      // context parallelism exchanges keys and values here
@@ -52,9 +53,10 @@ struct LlmCosts {
     double optimizer_s(double parameters) const { return parameters * optimizer_bytes_per_parameter / memory_bytes_per_second; }
 };
 
-/// Blocks `first` to `last` (exclusive) of virtual stage `index` of `count`: an equal share each, or the
-/// pipeline's first and last stage layers and an equal share of the rest for the others; the embeddings
-/// go with the first, the output head with the last.
+/// Blocks `first` to `last` (exclusive) of virtual stage `index` of `count`: an equal share each (of the
+/// blocks plus the embeddings and the loss where they count as layers), or the pipeline's first and last
+/// stage layers and an equal share of the rest for the others; the embeddings go with the first, the
+/// output head with the last.
 struct BlockRange {
     int first = 0;
     int last = 0;

@@ -3,6 +3,7 @@
 // pipeline schedule, ZeRO/FSDP sharding, the optimizer and activation recomputation (docs/llm.md).
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <string>
 
 #include "dtsim/name_table.hpp"
@@ -58,6 +59,12 @@ struct PipelineSpec {
     /// output head); 0: an equal share.
     int first_stage_layers = 0;
     int last_stage_layers = 0;
+    /// The embeddings (the loss and output head) count as one layer in the split of the layers over the
+    /// P·v model chunks (Megatron-LM's account_for_embedding/loss_in_pipeline_split), so the first (last)
+    /// chunk holds one transformer layer fewer. Llama 3 405B: 126 + 2 = 128 slots over 16 × 8 chunks, "the
+    /// first model chunk on the first stage has only the embedding".
+    bool embedding_in_split = false;
+    bool loss_in_split = false;
 };
 
 struct OptimizerSpec {
@@ -80,6 +87,9 @@ struct LlmSpec {
     bool fsdp = false;         // training.strategy.kind: fsdp
     FsdpSharding fsdp_sharding = FsdpSharding::full;
     bool prefetch = true;      // ZeRO-3/FSDP: gather the next layer's parameters during this one's compute
+    /// The data-parallel gradient reduction's element and the gradient buffers' (PyTorch FSDP's reduce_dtype,
+    /// Megatron-LM's grad_reduce_in_fp32); unset: the model's precision.
+    std::optional<Precision> reduce_precision;
     Recompute recompute = Recompute::none;
     int sequence_length = 0;   // tokens per sequence (the zoo's unless the scenario sets model.sequence_length)
     double expert_imbalance = 0;  // MoE: coefficient of variation of the tokens an expert rank receives
