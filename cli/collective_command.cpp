@@ -1,6 +1,7 @@
 // `dtsim collective SCENARIO --op OP --bytes SIZE...`: one collective over every GPU of the scenario's cluster,
 // timed as nccl-tests times it on a real one (size, time, algbw, busbw), with the algorithm a training run of
 // the scenario would use. For comparing the simulator with published nccl-tests figures (bench/nccl-published).
+#include <iomanip>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -60,18 +61,24 @@ std::string nccl_choice_of(const Scenario& scenario, const CostModel& costs, Net
     return std::string(kNcclAlgorithmNames.name(choice.algorithm)) + "/" + std::string(kNcclProtocolNames.name(choice.protocol));
 }
 
-// Where the scenario's profile measured NCCL's collectives, the latency factors it gives NCCL's model.
+// Where the scenario's profile measured NCCL's collectives, the factors it gives NCCL's model, one line per protocol.
 void print_nccl_calibration(const CostModel& costs) {
     const auto& calibration = costs.nccl_calibration();
     if (!calibration) return;
-    std::cout << "  NCCL's latencies calibrated from the profile's collectives:";
+    std::cout << "  NCCL calibrated from the profile's collectives (factors on NCCL's modelled latency and bytes' time):\n";
     const char* names[] = {"LL", "LL128", "Simple"};
     for (size_t p = 0; p < 3; ++p) {
-        std::cout << (p ? "," : "") << " " << names[p] << " ";
-        if (calibration->measurements[p] == 0) std::cout << "as published (no size ran it)";
-        else std::cout << "×" << fixed(calibration->parameters.latency_scale[p], 2) << " (" << calibration->measurements[p] << " sizes)";
+        std::cout << "    " << std::left << std::setw(7) << names[p] << std::right;
+        const auto& parameters = calibration->parameters;
+        if (calibration->measurements[p] == 0) {
+            std::cout << "as published (no size ran it)\n";
+            continue;
+        }
+        std::cout << "latency ×" << fixed(parameters.latency_scale[p], 2) << ", bytes' time "
+                  << (calibration->bandwidth_fitted[p] ? "×" + fixed(parameters.bandwidth_scale[p], 2)
+                                                       : std::string("as modelled (too few sizes weigh it)"))
+                  << "; " << calibration->measurements[p] << " sizes\n";
     }
-    std::cout << "\n";
 }
 
 void run(const CollectiveOptions& options) {

@@ -216,7 +216,7 @@ void CostModel::calibrate_nccl(const Profile& profile, const ClusterSpec& cluste
                                 fit.nodes > 1 ? nic_.latency_s : intra_node_.latency_s, seconds});
     }
     if (measured.empty()) return;
-    nccl_calibration_ = calibrate_nccl_latencies(nccl_defaults(), measured, compute_.per_kernel_s);
+    nccl_calibration_ = dtsim::calibrate_nccl(nccl_defaults(), measured, compute_.per_kernel_s);
     nccl_ = nccl_calibration_->parameters;
 }
 

@@ -62,6 +62,9 @@ NcclCallCosts nccl_call_costs(const NcclParameters& parameters, const NcclCall& 
             break;
         }
     }
+    result.bandwidth_scale = parameters.bandwidth_scale_of(choice.protocol);
+    result.bottleneck_s *= result.bandwidth_scale;
+    result.fill_s *= result.bandwidth_scale;
     return result;
 }
 

@@ -52,6 +52,8 @@ const NcclProtocolCosts& NcclParameters::costs(NcclProtocol protocol) const { re
 
 double NcclParameters::latency_scale_of(NcclProtocol protocol) const { return latency_scale[nccl_protocol_index(protocol)]; }
 
+double NcclParameters::bandwidth_scale_of(NcclProtocol protocol) const { return bandwidth_scale[nccl_protocol_index(protocol)]; }
+
 NcclParameters nccl_defaults() {
     NcclParameters parameters;
     // baseLatencies and hwLatencies (NVLINK, PCI, NET) of ncclTunerConstantsDefaults, in µs.

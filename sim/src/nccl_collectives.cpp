@@ -71,13 +71,12 @@ NcclCall call_of(const SimulationContext& ctx, const GroupShape& shape, int rank
     return ctx.costs.nccl_call(op, ranks, static_cast<int>(shape.nodes.size()), shape.ranks_per_node, rails, bytes);
 }
 
-// One GPU-to-GPU flow of the collective, between the hosts of two ranks: `channels` channels' bytes, the
+// One GPU-to-GPU flow of the collective, between the hosts of two ranks: one or more channels' bytes, the
 // last of them `last_channel`.
 struct Flow {
     int from;
     int to;
     double bytes;
-    int channels = 1;
     int last_channel = 0;
 };
 
@@ -202,12 +201,11 @@ private:
             });
             if (same != flows.end()) {
                 same->bytes += bytes;
-                ++same->channels;
                 same->last_channel = channel_;
                 return;
             }
         }
-        flows.push_back({from, to, bytes, 1, channel_});
+        flows.push_back({from, to, bytes, channel_});
     }
 
     const ClusterSpec& cluster_;
@@ -248,7 +246,7 @@ Charge charge_of(const SimulationContext& ctx, const GroupShape& shape, int rank
 void add_collective_flows(FlowPlan& flows, const Charge& charge, double ranks, double ranks_per_node) {
     const auto& call = charge.call;
     const int channels = charge.channels;
-    const double bytes = charge.bytes, n = ranks, k = ranks_per_node;
+    const double bytes = charge.bytes * charge.costs.bandwidth_scale, n = ranks, k = ranks_per_node;
     const double per_channel = bytes / channels, fraction = charge.costs.payload_fraction;
     switch (charge.choice.algorithm) {
         case NcclAlgorithm::automatic:
@@ -412,13 +410,10 @@ void nccl_collective(const Actor& actor, const RankGroup& group, NetworkOp op, d
     actor.waits_for("every member to start the NCCL collective");
     shared.barrier->wait();
     sg4::this_actor::sleep_for(flows->wait_s);
-    const double cap = ctx.costs.nccl().channel_bytes_per_second;
     const int me = group.me(), channel = actor.stream * kChannelsPerStream;
     std::vector<sg4::CommPtr> comms;
     for (const auto& flow : flows_at(flows->sent, me)) {
-        auto comm = ctx.link_mailbox(me, flow.to, channel)->put_init(&g_flow_token, static_cast<uint64_t>(flow.bytes));
-        if (cap > 0) comm->set_rate(cap * flow.channels);
-        comms.push_back(comm->start());
+        comms.push_back(ctx.link_mailbox(me, flow.to, channel)->put_async(&g_flow_token, static_cast<uint64_t>(flow.bytes)));
     }
     for (const auto& flow : flows_at(flows->received, me))
         comms.push_back(ctx.link_mailbox(flow.from, me, channel)->get_async<int>(&g_received));

@@ -9,6 +9,7 @@
 #include "dtsim/calibrate/nccl_tests_profile.hpp"
 #include "dtsim/cost_model.hpp"
 #include "dtsim/input_error.hpp"
+#include "dtsim/nccl_call_costs.hpp"
 #include "test_support.hpp"
 
 namespace nccl_tests_log_test {
@@ -222,6 +223,11 @@ TEST_CASE("a profile fitted from nccl-tests logs calibrates NCCL's latencies whe
     CAPTURE(ll);
     CHECK(ll > 1.5);
     CHECK(ll < 3);
+    // The large sizes run Simple, whose bytes' time is fitted too: 256 MiB is charged what the log measured.
+    REQUIRE(costs.nccl_calibration()->bandwidth_fitted[2]);
+    const auto large = costs.nccl_call(NetworkOp::allreduce, 4, 1, 4, 1, 268435456);
+    const auto charged = nccl_call_costs(costs.nccl(), large, choose_nccl(costs.nccl(), large, {}), 1, std::nullopt);
+    CHECK(costs.compute().per_kernel_s + charged.latency_s + charged.fill_s + charged.bottleneck_s == Approx(4056.53e-6).epsilon(0.02));
     // Calibrated or not, NCCL chooses with its published latencies.
     const auto call = costs.nccl_call(NetworkOp::allreduce, 4, 1, 4, 1, 1024);
     CHECK((choose_nccl(costs.nccl(), call, {}).protocol == choose_nccl(nccl_defaults(), call, {}).protocol));

@@ -97,7 +97,7 @@ public:
     /// (nccl_calibration.hpp).
     const NcclParameters& nccl() const { return nccl_; }
     /// The calibration of NCCL's latencies from the profile's collectives; none without one measured with NCCL.
-    const std::optional<NcclLatencyCalibration>& nccl_calibration() const { return nccl_calibration_; }
+    const std::optional<NcclCalibration>& nccl_calibration() const { return nccl_calibration_; }
     /// The shape NCCL's model sees for a collective of `ranks` ranks on `nodes` nodes, at most `ranks_per_node`
     /// of them on one node, which reach `rails` of its NICs, over this cluster's links.
     NcclCall nccl_call(NetworkOp op, int ranks, int nodes, int ranks_per_node, int rails, double bytes) const;
@@ -121,7 +121,7 @@ private:
     void calibrate_nccl(const Profile& profile, const ClusterSpec& cluster);
 
     NcclParameters nccl_ = nccl_defaults();
-    std::optional<NcclLatencyCalibration> nccl_calibration_;
+    std::optional<NcclCalibration> nccl_calibration_;
     NcclHop intra_hop_ = NcclHop::nvlink;
     double nvls_efficiency_ = 0;
     double collnet_efficiency_ = 0;

@@ -1,8 +1,8 @@
 #pragma once
-// NCCL's latencies calibrated from measured collectives (docs/collectives.md, "Calibrated latencies"): a profile
-// measured with NCCL (`dtsim-runtime calibrate --backend nccl`, or nccl-tests logs) times collectives at many sizes;
-// what each took beyond its launch, its routes' latency and NCCL's pipeline and bandwidth terms is its latency,
-// which one factor per protocol on NCCL's modelled latencies fits.
+// NCCL's latencies and bandwidths calibrated from measured collectives (docs/collectives.md, "Calibrated latencies
+// and bandwidths"): a profile measured with NCCL (`dtsim-runtime calibrate --backend nccl`, or nccl-tests logs) times
+// collectives at many sizes; what each took beyond its launch and its routes' latency is NCCL's latency plus its
+// bytes' time (the pipeline's fill and the busiest link's), which one factor per protocol on each term fits.
 #include <array>
 #include <vector>
 
@@ -18,17 +18,18 @@ struct NcclMeasurement {
     double seconds = 0;
 };
 
-struct NcclLatencyCalibration {
-    NcclParameters parameters;          // the published ones with latency_scale set
-    std::array<int, 3> measurements{};  // per protocol (LL, LL128, Simple), the measurements its factor was fitted on
+struct NcclCalibration {
+    NcclParameters parameters;          // the published ones with latency_scale and bandwidth_scale set
+    std::array<int, 3> measurements{};  // per protocol (LL, LL128, Simple), the measurements its factors were fitted on
+    std::array<bool, 3> bandwidth_fitted{};  // whether those measurements weighed the bandwidth enough to fit its factor
 };
 
-/// NCCL picks each call's algorithm and protocol with its own modelled latencies, whatever the calls then take, so
-/// each measurement's choice is the published model's (`published`). Each protocol's factor is the least-squares
-/// fit, in relative error, of measured − launch − route latency − fill − bytes at the bottleneck = factor × the
-/// modelled latency, over the measurements NCCL's model runs with that protocol (any algorithm). At least 0 (a
-/// latency is never negative); a protocol no measurement ran keeps 1.
-NcclLatencyCalibration calibrate_nccl_latencies(const NcclParameters& published, const std::vector<NcclMeasurement>& measured,
-                                                double launch_s);
+/// NCCL picks each call's algorithm and protocol with its own modelled costs, whatever the calls then take, so each
+/// measurement's choice is the published model's (`published`). Per protocol, over the measurements NCCL's model runs
+/// with it (any algorithm): measured − launch − route latency = a × modelled latency + b × modelled bytes' time
+/// (fill and bottleneck), least squares in relative error. b is fitted where at least two of them spend a third or
+/// more of their modelled time on bytes, else it stays 1 and a alone is fitted; a is at least 0 and b more than 0.
+/// A protocol no measurement ran keeps 1 and 1.
+NcclCalibration calibrate_nccl(const NcclParameters& published, const std::vector<NcclMeasurement>& measured, double launch_s);
 
 }  // namespace dtsim

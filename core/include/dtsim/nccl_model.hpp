@@ -67,15 +67,19 @@ struct NcclParameters {
     double pat_net_latency_s = 0;
     double pat_rank_latency_s = 0;
     double pat_payload_fraction = 1;
-    double channel_bytes_per_second = 0;  // cap on one channel's flow; 0: only the links limit it
     // llMaxBws across nodes, Intel hosts: the LL protocol's bus bandwidth ceiling on 2 nodes and on more
     // (within one node the ceiling depends on the GPU and comes with the NVLink preset: LinkSpec::ll_max_busbw).
     std::array<double, 2> ll_max_busbw_across{};
     // What a call's latency takes, per protocol (LL, LL128, Simple), as a multiple of the modelled one: 1 unless a
     // profile measured NCCL's collectives (nccl_calibration.hpp). NCCL chooses with its modelled latencies.
     std::array<double, 3> latency_scale{1, 1, 1};
+    // What a call's bytes take, per protocol, as a multiple of the modelled time (the busiest link's rate at the
+    // protocol's payload fraction, and the pipeline's fill): 1 unless a profile measured NCCL's collectives at sizes
+    // where the bytes weigh. NCCL chooses with its modelled bandwidths.
+    std::array<double, 3> bandwidth_scale{1, 1, 1};
     const NcclProtocolCosts& costs(NcclProtocol protocol) const;
     double latency_scale_of(NcclProtocol protocol) const;
+    double bandwidth_scale_of(NcclProtocol protocol) const;
 };
 
 /// A protocol's index in NcclParameters' per-protocol arrays: LL 0, LL128 1, Simple 2.
