@@ -190,10 +190,14 @@ void read_llm(const ConfigNode& doc, Scenario& scenario) {
                (config.layers + extra) % parts != 0) {
         const bool chunks = llm.pipeline.virtual_stages > 1;
         const std::string counted = extra == 0 ? "" : " + " + std::to_string(extra) + " (the embeddings or loss counted as layers)";
+        const std::string hint = extra == 0 && (config.layers + 2) % parts == 0
+                                     ? "; the layers + 2 do: count the embeddings and the loss as layers (training.pipeline: "
+                                       "{embedding_in_split: true, loss_in_split: true})"
+                                     : "";
         (chunks ? training.child("pipeline") : parallelism)
             .fail(chunks ? "virtual_stages" : "pipeline", "the model's " + std::to_string(config.layers) + counted +
                                                               " layers do not divide into pipeline × virtual_stages = " +
-                                                              std::to_string(parts) + " equal parts");
+                                                              std::to_string(parts) + " equal parts" + hint);
     }
     llm.sequence_length = config.sequence_length;
     if (model.has("sequence_length")) llm.sequence_length = static_cast<int>(model.integer("sequence_length", 1, 1 << 24));

@@ -83,7 +83,11 @@ std::vector<PlanConfig> plan_space(const PlanSpaceInput& in) {
     for (int t : divisors(in.gpus_per_node)) {
         if (in.gpus % t != 0 || !r.allows(PlanKey::tensor, t)) continue;
         for (int p : divisors(in.gpus / t)) {
-            if (in.layers % p != 0 || !r.allows(PlanKey::pipeline, p)) continue;
+            // The embeddings and the loss count as layers where the layers alone do not divide (Megatron-LM's
+            // account_for_embedding/loss_in_pipeline_split), if every stage keeps a layer.
+            const bool counted = in.layers % p != 0 && (in.layers + 2) % p == 0 && (in.layers + 2) / p >= 2;
+            if ((in.layers % p != 0 && !counted) || !r.allows(PlanKey::pipeline, p)) continue;
+            const int slots = in.layers + (counted ? 2 : 0);
             for (int c : divisors(in.gpus / t / p)) {
                 if (c > in.max_context || !r.allows(PlanKey::context, c)) continue;
                 const int d = in.gpus / t / p / c;
@@ -91,7 +95,7 @@ std::vector<PlanConfig> plan_space(const PlanSpaceInput& in) {
                     if (in.experts % e != 0 || !r.allows(PlanKey::expert, e)) continue;
                     if (in.global_batch % d != 0) continue;
                     const auto sharding_choices = shardings(d * c, t, in.gpus_per_node, r);
-                    for (const auto& [schedule, v] : schedules(p, in.layers, r))
+                    for (const auto& [schedule, v] : schedules(p, slots, r))
                         for (int b : divisors(in.global_batch / d)) {
                             if (!r.allows(PlanKey::micro_batch, b)) continue;
                             for (const auto& sharding : sharding_choices) {
@@ -106,6 +110,7 @@ std::vector<PlanConfig> plan_space(const PlanSpaceInput& in) {
                                     config.parallelism.sequence_parallel = t > 1;
                                     config.schedule = schedule;
                                     config.virtual_stages = v;
+                                    config.embedding_and_loss_in_split = counted;
                                     config.micro_batch = b;
                                     config.microbatches = static_cast<int>(in.global_batch / d / b);
                                     config.zero_stage = sharding.zero_stage;
@@ -153,7 +158,8 @@ std::vector<std::string> plan_overrides(const PlanConfig& c, long long global_ba
                               ", context: " + std::to_string(p.context) + ", expert: " + std::to_string(p.expert) + ", data: auto" +
                               (p.sequence_parallel ? ", sequence_parallel: true" : "") + "}";
     std::string pipeline = "training.pipeline={schedule: " + std::string(kPipelineScheduleNames.name(c.schedule)) +
-                           (c.virtual_stages > 1 ? ", virtual_stages: " + std::to_string(c.virtual_stages) : "") + "}";
+                           (c.virtual_stages > 1 ? ", virtual_stages: " + std::to_string(c.virtual_stages) : "") +
+                           (c.embedding_and_loss_in_split ? ", embedding_in_split: true, loss_in_split: true" : "") + "}";
     std::vector<std::string> out{parallelism, pipeline, "training.global_batch=" + std::to_string(global_batch),
                                  micro_batch_key + "=" + std::to_string(c.micro_batch)};
     if (c.fsdp) {  // FSDP replaces ZeRO: the scenario's zero key, if any, goes
@@ -174,6 +180,7 @@ std::string describe_plan(const PlanConfig& c) {
     if (p.context > 1) add("cp" + std::to_string(p.context));
     if (p.expert > 1) add("ep" + std::to_string(p.expert));
     if (p.pipeline > 1) add("pp" + std::to_string(p.pipeline));
+    if (c.embedding_and_loss_in_split) add("emb+loss");
     add("dp" + std::to_string(p.data));
     if (p.pipeline > 1)
         add(std::string(kPipelineScheduleNames.name(c.schedule)) + (c.virtual_stages > 1 ? " v" + std::to_string(c.virtual_stages) : ""));

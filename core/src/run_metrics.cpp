@@ -76,6 +76,8 @@ std::string describe_layout(const LlmSpec& llm) {
     if (text.empty()) add("dp1");
     if (p.pipeline > 1) add(std::string(kPipelineScheduleNames.name(llm.pipeline.schedule)));
     if (llm.pipeline.virtual_stages > 1) add("v" + std::to_string(llm.pipeline.virtual_stages));
+    if (llm.pipeline.embedding_in_split || llm.pipeline.loss_in_split)
+        add(llm.pipeline.embedding_in_split && llm.pipeline.loss_in_split ? "emb+loss" : llm.pipeline.embedding_in_split ? "emb" : "loss");
     if (llm.fsdp)
         add("fsdp " + std::string(kFsdpShardingNames.name(llm.fsdp_sharding)));
     else if (llm.zero_stage > 0)

@@ -180,6 +180,8 @@ TEST_CASE("inconsistent LLM layouts are refused at their key", "[unit][llm][inpu
         {llm_scenario("  parallelism: {expert: 3}\n", "mixtral-8x7b", 3), "training.parallelism.expert", "experts"},
         {llm_scenario("  parallelism: {pipeline: 4}\n  pipeline: {embedding_in_split: true}\n"), "training.parallelism.pipeline",
          "32 + 1 (the embeddings or loss counted as layers)"},
+        {llm_scenario("  parallelism: {pipeline: 17}\n", "llama2-7b", 17), "training.parallelism.pipeline",
+         "the layers + 2 do: count the embeddings and the loss as layers"},
         {llm_scenario("  parallelism: {pipeline: 4}\n  pipeline: {first_stage_layers: 7, loss_in_split: true}\n"),
          "training.pipeline.loss_in_split", "choose one"},
         {with_strategy(llm_scenario("  zero: 2\n"), "allreduce, reduce_precision: tf32"), "training.strategy.reduce_precision",

@@ -49,6 +49,29 @@ TEST_CASE("plan_space: a tiny case has the configurations counted by hand", "[un
     CHECK(plan_space(four).size() == 30 + 5 + 3 + 6);
 }
 
+TEST_CASE("plan_space: a pipeline that does not divide the layers counts the embeddings and loss as layers", "[unit][plan]") {
+    // 6 layers on 4 GPUs of one node: 4 stages split 6 + 2 slots, 2 each (the first and last stage one block
+    // and the embeddings or the loss); 2 stages split the 6 layers themselves. 3 stages are not a divisor of 4.
+    auto in = tiny();
+    in.layers = 6;
+    in.allowed[PlanKey::tensor] = {"1"};
+    bool four_stages = false;
+    for (const auto& c : plan_space(in)) {
+        CAPTURE(describe_plan(c));
+        CHECK(c.embedding_and_loss_in_split == (c.parallelism.pipeline == 4));
+        if (c.parallelism.pipeline != 4) continue;
+        four_stages = true;
+        CHECK(describe_plan(c).find("pp4 emb+loss") != std::string::npos);
+        const auto overrides = plan_overrides(c, 4, "model.micro_batch");
+        CHECK(overrides.at(1).find("embedding_in_split: true, loss_in_split: true") != std::string::npos);
+        // 2 slots per stage: 2 chunks of one slot interleave.
+        CHECK((c.schedule != PipelineSchedule::interleaved || c.virtual_stages == 2));
+    }
+    CHECK(four_stages);
+    // 2 layers over 4 stages would leave the first and last stage without a layer: not searched.
+    for (const auto& c : plan_space(tiny())) CHECK(c.parallelism.pipeline <= 2);
+}
+
 TEST_CASE("plan_space: restrictions and limits keep only what they allow", "[unit][plan]") {
     auto in = tiny();
     in.allowed[PlanKey::tensor] = {"2"};

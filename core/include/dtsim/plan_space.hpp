@@ -17,6 +17,7 @@ struct PlanConfig {
     ParallelismSpec parallelism;  // data resolved; sequence parallelism wherever tensor > 1
     PipelineSchedule schedule = PipelineSchedule::one_f_one_b;
     int virtual_stages = 1;
+    bool embedding_and_loss_in_split = false;  // the pipeline splits the layers + 2 (pipeline.embedding_in_split, loss_in_split)
     int micro_batch = 1;    // sequences per microbatch
     int microbatches = 1;   // per iteration: global batch / (micro_batch · data)
     int zero_stage = 0;                 // with FSDP, the stage its sharding equals (full and hybrid 3, grad-op 2)
@@ -47,7 +48,8 @@ struct PlanSpaceInput {
 };
 
 /// Every configuration of the space, in a fixed order. Degrees are divisors of the GPUs they split:
-/// tensor within a node, pipeline (× virtual stages) dividing the layers, context up to `max_context`,
+/// tensor within a node, pipeline (× virtual stages) dividing the layers, or else the layers and the embeddings
+/// and loss counted as two more where every stage keeps a layer (Llama 3 405B: 126 + 2 over 16), context up to `max_context`,
 /// expert dividing the experts and the data degree; micro-batch sizes divide global batch / data. Shardings:
 /// ZeRO 0-3, and FSDP's hybrid sharding where it differs from full sharding (a node's GPUs of a tensor group
 /// are more than one rank and fewer than the data group); FSDP's full and grad-op only when the `fsdp` key
