@@ -15,14 +15,21 @@ ModelStates zero_model_states(double parameters, int shards, int stage, double w
                        parameters * optimizer_bytes / (stage >= 1 ? n : 1)};
 }
 
-double layer_activation_bytes(double sequence, double micro_batch, double hidden, double heads, int tensor,
+double layer_activation_bytes(const TransformerConfig& config, double sequence, double micro_batch, int tensor,
                               bool sequence_parallel, Recompute recompute) {
-    const double sbh = sequence * micro_batch * hidden;
+    const double h = config.hidden, sbh = sequence * micro_batch * h;
     const double t = tensor;
     if (recompute == Recompute::full) return 2 * sbh / (sequence_parallel ? t : 1);
-    const double attention_core = recompute == Recompute::selective ? 0 : 5 * heads * sequence / hidden;
-    if (sequence_parallel) return sbh / t * (34 + attention_core);
-    return sbh * (10 + 24 / t + attention_core / t);
+    // In units of s·b·h, 16-bit elements: what each tensor-parallel rank holds whole (the normalisations' inputs,
+    // the inputs of the first attention and MLP products, GPT's dropout masks after each block) and what it holds
+    // a t-th of (queries, keys and values, the output product's input, the MLP's intermediates, the scores).
+    const bool gpt = config.architecture == "gpt";
+    const double kv = static_cast<double>(config.kv_heads) / config.heads, f = config.ffn / h, experts = config.top_k;
+    const double scores = recompute == Recompute::selective ? 0 : (gpt ? 5 : 2) * config.heads * sequence / h;
+    const double whole = gpt ? 4 + 2 + 1 + 2 + 1 : 4 + 2 + 2;
+    const double mlp = gpt ? 2 * f + 2 * f : (2 * f + 2 * f + 2 * f) * experts;  // GeLU's input and output; SwiGLU's gate, up and output
+    const double split = 2 + 4 * kv + 2 + mlp + scores;
+    return sbh * (sequence_parallel ? (whole + split) / t : whole + split / t);
 }
 
 namespace {
@@ -67,9 +74,8 @@ MemoryEstimate llm_memory(const Scenario& scenario) {
         states.weights += expert_states.weights;
         states.gradients += expert_states.gradients;
         states.optimizer += expert_states.optimizer;
-        const double per_layer = layer_activation_bytes(llm.sequence_length / static_cast<double>(p.context),
-                                                        scenario.model.batch_per_gpu, config.hidden, config.heads, p.tensor,
-                                                        p.sequence_parallel, stored_activations);
+        const double per_layer = layer_activation_bytes(config, llm.sequence_length / static_cast<double>(p.context),
+                                                        scenario.model.batch_per_gpu, p.tensor, p.sequence_parallel, stored_activations);
         const double activations = per_layer * blocks * microbatches_held(llm, stage, scenario.training.accumulation_steps);
         MemoryEstimate estimate{states, activations, kFrameworkReserveBytes, peak.capacity, stage};
         if (stage == 0 || estimate.peak() > peak.peak()) peak = estimate;

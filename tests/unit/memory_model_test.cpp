@@ -28,20 +28,39 @@ TEST_CASE("ZeRO model states: the paper's 7.5B-parameter example on 64 GPUs", "[
 
 TEST_CASE("activations per layer follow Korthikanti et al. 2022, Table 2", "[unit][memory]") {
     // GPT-3 175B: s = 2048, b = 1, h = 12288, a = 96, so 5·a·s/h = 80 and s·b·h = 25 165 824.
-    const double s = 2048, b = 1, h = 12288, a = 96, sbh = s * b * h;
-    CHECK(layer_activation_bytes(s, b, h, a, 1, false, Recompute::none) == Approx(sbh * (34 + 80)));
-    CHECK(layer_activation_bytes(s, b, h, a, 1, false, Recompute::none) == Approx(2868903936.0));
+    const TransformerConfig gpt3{"gpt", 96, 12288, 96, 96, 4 * 12288, 50257, 2048, 2048, 1, 1};
+    const double s = 2048, b = 1, h = 12288, sbh = s * b * h;
+    CHECK(layer_activation_bytes(gpt3, s, b, 1, false, Recompute::none) == Approx(sbh * (34 + 80)));
+    CHECK(layer_activation_bytes(gpt3, s, b, 1, false, Recompute::none) == Approx(2868903936.0));
     // Tensor parallelism alone leaves the layer norms, dropouts and the inputs of the first linear layers whole.
-    CHECK(layer_activation_bytes(s, b, h, a, 8, false, Recompute::none) == Approx(sbh * (10 + 24.0 / 8 + 80.0 / 8)));
+    CHECK(layer_activation_bytes(gpt3, s, b, 8, false, Recompute::none) == Approx(sbh * (10 + 24.0 / 8 + 80.0 / 8)));
     // Sequence parallelism splits the rest too: everything divided by t.
-    CHECK(layer_activation_bytes(s, b, h, a, 8, true, Recompute::none) == Approx(sbh / 8 * (34 + 80)));
-    CHECK(layer_activation_bytes(s, b, h, a, 8, true, Recompute::none) == Approx(358612992.0));
+    CHECK(layer_activation_bytes(gpt3, s, b, 8, true, Recompute::none) == Approx(sbh / 8 * (34 + 80)));
+    CHECK(layer_activation_bytes(gpt3, s, b, 8, true, Recompute::none) == Approx(358612992.0));
     // Selective recomputation drops the attention core (5·a·s/h).
-    CHECK(layer_activation_bytes(s, b, h, a, 8, true, Recompute::selective) == Approx(sbh / 8 * 34));
-    CHECK(layer_activation_bytes(s, b, h, a, 8, false, Recompute::selective) == Approx(sbh * (10 + 24.0 / 8)));
+    CHECK(layer_activation_bytes(gpt3, s, b, 8, true, Recompute::selective) == Approx(sbh / 8 * 34));
+    CHECK(layer_activation_bytes(gpt3, s, b, 8, false, Recompute::selective) == Approx(sbh * (10 + 24.0 / 8)));
     // Full recomputation keeps each layer's 16-bit input only.
-    CHECK(layer_activation_bytes(s, b, h, a, 8, false, Recompute::full) == Approx(2 * sbh));
-    CHECK(layer_activation_bytes(s, b, h, a, 8, true, Recompute::full) == Approx(2 * sbh / 8));
+    CHECK(layer_activation_bytes(gpt3, s, b, 8, false, Recompute::full) == Approx(2 * sbh));
+    CHECK(layer_activation_bytes(gpt3, s, b, 8, true, Recompute::full) == Approx(2 * sbh / 8));
+}
+
+TEST_CASE("a Llama layer's activations count its SwiGLU, grouped-query attention and no dropout", "[unit][memory]") {
+    // Llama 3 405B: h = 16384, f = 53248 = 3.25 h, 128 heads of which 8 key/value, no dropout. Whole on each
+    // tensor rank: two RMSNorm inputs (4), the inputs of QKV (2) and of the MLP (2); a t-th: queries (2), keys
+    // and values (2 x 2 x 8/128), the output product's input (2), gate, up and SwiGLU outputs (3 x 2 x 3.25),
+    // the softmax's output without FlashAttention (2·a·s/h).
+    const TransformerConfig llama{"llama", 126, 16384, 128, 8, 53248, 128256, 0, 8192, 1, 1};
+    const double s = 8192, sbh = s * 16384, split = 2 + 0.25 + 2 + 19.5;
+    CHECK(layer_activation_bytes(llama, s, 1, 8, true, Recompute::selective) == Approx(sbh / 8 * (8 + split)));
+    CHECK(layer_activation_bytes(llama, s, 1, 8, false, Recompute::selective) == Approx(sbh * (8 + split / 8)));
+    CHECK(layer_activation_bytes(llama, s, 1, 1, false, Recompute::none) == Approx(sbh * (8 + split + 2 * 128 * s / 16384)));
+    CHECK(layer_activation_bytes(llama, s, 1, 8, true, Recompute::full) == Approx(2 * sbh / 8));
+    // A mixture of experts holds each token's MLP intermediates in each of its top-k experts.
+    auto moe = llama;
+    moe.experts = 8;
+    moe.top_k = 2;
+    CHECK(layer_activation_bytes(moe, s, 1, 1, false, Recompute::selective) == Approx(sbh * (8 + split + 19.5)));
 }
 
 namespace {

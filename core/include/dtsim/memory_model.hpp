@@ -4,6 +4,7 @@
 // (docs/llm.md, "Memory").
 #include <string>
 
+#include "dtsim/model_zoo.hpp"
 #include "dtsim/parallelism.hpp"
 
 namespace dtsim {
@@ -26,12 +27,14 @@ struct ModelStates {
 ModelStates zero_model_states(double parameters, int shards, int stage, double weight_bytes, double gradient_bytes,
                               double optimizer_bytes);
 
-/// Activations of one transformer layer and one microbatch, in bytes, as Korthikanti et al. 2022 count
-/// them (16-bit activations, Table 2): s·b·h·(34 + 5·a·s/h) without parallelism; with tensor parallelism
-/// s·b·h·(10 + 24/t + 5·a·s/(h·t)); with sequence parallelism too, s·b·h/t·(34 + 5·a·s/h). Selective
-/// recomputation drops the 5·a·s/h term; full recomputation keeps only the layer's input, 2·s·b·h
-/// (divided by t with sequence parallelism).
-double layer_activation_bytes(double sequence, double micro_batch, double hidden, double heads, int tensor,
+/// Activations of one transformer layer and one microbatch, in bytes, counted as Korthikanti et al. 2022 count
+/// them (16-bit activations, Table 2), tensor by tensor for the layer's architecture. GPT (LayerNorm, GeLU MLP
+/// of f, dropout): s·b·h·(34 + 5·a·s/h) at f = 4h; with tensor parallelism s·b·h·(10 + 24/t + 5·a·s/(h·t)); with
+/// sequence parallelism too, s·b·h/t·(34 + 5·a·s/h). Llama (RMSNorm, SwiGLU of f, grouped-query attention of kv
+/// heads, no dropout): s·b·h·(8 + (4 + 4·kv/a + 6·f/h·k + 2·a·s/h)/t), k the experts per token. Selective
+/// recomputation drops the a·s² scores; full recomputation keeps only the layer's input, 2·s·b·h (divided by t
+/// with sequence parallelism).
+double layer_activation_bytes(const TransformerConfig& config, double sequence, double micro_batch, int tensor,
                               bool sequence_parallel, Recompute recompute);
 
 struct MemoryEstimate {
