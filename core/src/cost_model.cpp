@@ -155,6 +155,7 @@ CostModel::CostModel(const Scenario& scenario)
     nic_ = link_model(cluster.nic, profile, LinkClass::inter_node, cluster.nodes, "cluster.nic");
     intra_hop_ = cluster.intra_node.preset.rfind("nvlink", 0) == 0 ? NcclHop::nvlink : NcclHop::pci;
     nvls_efficiency_ = cluster.intra_node.reduction_efficiency;
+    nvls_search_ = cluster.intra_node.nvls_search;
     collnet_efficiency_ = cluster.nic.reduction_efficiency;
     intra_ll_max_busbw_ = cluster.intra_node.ll_max_busbw;
     if (profile) {
@@ -197,7 +198,7 @@ NcclCall CostModel::nccl_call(NetworkOp op, int ranks, int nodes, int ranks_per_
                     .intra_hop = intra_hop_,
                     .intra_bytes_per_second = intra_node_.effective_bytes_per_second(),
                     .inter_bytes_per_second = rails * nic_.effective_bytes_per_second(),
-                    .nvls_efficiency = nvls_efficiency_,
+                    .nvls_efficiency = nvls_efficiency_ * (nvls_search_ ? nvls_search_->scale(ranks_per_node) : 1),
                     .collnet_efficiency = collnet_efficiency_,
                     .ll_max_busbw = nodes == 1 ? intra_ll_max_busbw_ : across[nodes == 2 ? 0 : 1]};
 }

@@ -63,7 +63,7 @@ GpuPreset load_gpu_preset(const std::string& name, const std::string& where) {
 NetworkPreset load_network_preset(const std::string& name, const std::string& where) {
     auto doc = open_preset("network", name, where);
     doc.require_map_with_keys({"kind", "name", "description", "basis", "source", "bandwidth", "latency", "efficiency",
-                                "in_network_reduction", "ll_max_busbw"});
+                                "in_network_reduction", "ll_max_busbw", "nvls_search"});
     NetworkPreset net;
     net.name = doc.text("name");
     net.description = doc.text("description");
@@ -73,7 +73,30 @@ NetworkPreset load_network_preset(const std::string& name, const std::string& wh
     net.efficiency = doc.number("efficiency", 0.01, 1.0);
     if (doc.has("in_network_reduction")) net.reduction_efficiency = doc.number("in_network_reduction", 0.01, 1.0);
     if (doc.has("ll_max_busbw")) net.ll_max_busbw = doc.bytes_per_second("ll_max_busbw");
+    if (doc.has("nvls_search")) {
+        if (!doc.has("in_network_reduction")) doc.fail("nvls_search", "scales in_network_reduction, which this preset does not give");
+        const auto search = doc.child("nvls_search");
+        search.require_map_with_keys({"nvlink_total", "speeds"});
+        NvlsSearch nvls{search.bytes_per_second("nvlink_total"), {}};
+        for (const auto& item : search.child("speeds").sequence()) {
+            const double speed = item.bytes_per_second("");
+            if (!nvls.speeds.empty() && speed >= nvls.speeds.back())
+                item.fail("", "must be below the speed before it: NCCL's search speeds go fastest first");
+            nvls.speeds.push_back(speed);
+        }
+        if (nvls.speeds.empty()) search.fail("speeds", "is empty; expected NCCL's search speeds, fastest first");
+        net.nvls_search = std::move(nvls);
+    }
     return net;
+}
+
+double NvlsSearch::scale(int gpus) const {
+    const auto speed = [&](int k) {
+        for (double s : speeds)
+            if ((k + 1) * s <= nvlink_total) return s;
+        return speeds.back();
+    };
+    return gpus * speed(gpus) / (8 * speed(8));
 }
 
 NodePreset load_node_preset(const std::string& name, const std::string& where) {

@@ -2,8 +2,13 @@
 // chunk (core/src/nccl_tree_pipeline.cpp).
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
+#include "dtsim/cost_model.hpp"
+#include "dtsim/input_error.hpp"
 #include "dtsim/nccl_model.hpp"
 #include "dtsim/nccl_tree_pipeline.hpp"
 #include "dtsim/scenario.hpp"
@@ -89,6 +94,55 @@ TEST_CASE("nccl: with NVLS a node's all-reduce goes from ring LL to NVLS near 1-
     auto reduce_scatter = one_node(1e9, 0.85);
     reduce_scatter.op = NetworkOp::reducescatter;
     CHECK(automatic(reduce_scatter).algorithm == NcclAlgorithm::ring);
+}
+
+TEST_CASE("nccl: NVLS's bandwidth follows NCCL's channel search with the GPUs of a call", "[unit][nccl]") {
+    // k GPUs carry k + 1 channel shares: Hopper's 370.8 GB/s fits 40 GB/s for 8 (9 x 50 > 370.8) and its fastest,
+    // 60, for 4 and 2; Blackwell's 721.8 fits 80 for 8 and 90 for 4.
+    const auto hopper = load_network_preset("nvlink4", "test").nvls_search, blackwell = load_network_preset("nvlink5", "test").nvls_search;
+    REQUIRE(hopper);
+    REQUIRE(blackwell);
+    CHECK(hopper->scale(8) == Approx(1));
+    CHECK(hopper->scale(4) == Approx(4 * 60.0 / (8 * 40)));
+    CHECK(hopper->scale(2) == Approx(2 * 60.0 / (8 * 40)));
+    CHECK(blackwell->scale(4) == Approx(4 * 90.0 / (8 * 80)));
+    // A node's 4 GPUs: NCCL runs the ring, whose 7/4 ... 3/2 S at the link beats NVLS at 0.553 of it (nccl-tests at
+    // 4 H200s: ring, bench/nccl-published); all 8: NVLS.
+    const auto choice_on = [](int gpus) {
+        const CostModel costs(load_scenario_text("name: n\ncluster: {nodes: 1, gpus_per_node: " + std::to_string(gpus) +
+                                                     ", gpu: h100-sxm, intra_node: nvlink4, nic: ib-ndr}\n"
+                                                     "model: {gradient_bytes: 1MB, forward_time: 0ms, backward_time: 0ms, batch_per_gpu: 1, layers: 1}\n"
+                                                     "training: {strategy: {kind: allreduce}}\n",
+                                                 "n.yaml"));
+        const auto call = costs.nccl_call(NetworkOp::allreduce, gpus, 1, gpus, 1, 1e9);
+        CHECK(call.nvls_efficiency == Approx(0.737 * (gpus == 8 ? 1 : 0.75)));
+        return choose_nccl(costs.nccl(), call, {}).algorithm;
+    };
+    CHECK(choice_on(8) == NcclAlgorithm::nvls);
+    CHECK(choice_on(4) == NcclAlgorithm::ring);
+}
+
+TEST_CASE("nccl: an NVLS search whose speeds do not fall, or without the fraction it scales, is refused at its key", "[unit][nccl][input]") {
+    test::TempDir dir;
+    std::filesystem::create_directories(dir.path() / "hardware" / "network");
+    const std::string head = "kind: network\nname: n\ndescription: d\nbasis: b\nsource: s\nbandwidth: 450GB/s\nlatency: 1us\nefficiency: 0.8\n";
+    std::ofstream(dir.path() / "hardware" / "network" / "rising.yaml")
+        << head << "in_network_reduction: 0.7\nnvls_search: {nvlink_total: 370GB/s, speeds: [40GB/s, 60GB/s]}\n";
+    std::ofstream(dir.path() / "hardware" / "network" / "alone.yaml")
+        << head << "nvls_search: {nvlink_total: 370GB/s, speeds: [60GB/s]}\n";
+    setenv("DTSIM_DATA_DIR", dir.path().c_str(), 1);
+    const auto error_loading = [](const std::string& name) {
+        try {
+            load_network_preset(name, "test");
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    const auto rising = error_loading("rising"), alone = error_loading("alone");
+    unsetenv("DTSIM_DATA_DIR");
+    CHECK_THAT(rising, Catch::Contains("rising.yaml:10") && Catch::Contains("nvls_search.speeds") && Catch::Contains("fastest first"));
+    CHECK_THAT(alone, Catch::Contains("alone.yaml:9") && Catch::Contains("key 'nvls_search'") && Catch::Contains("in_network_reduction"));
 }
 
 TEST_CASE("nccl: a forced algorithm that does not apply gives way; a forced protocol holds", "[unit][nccl]") {

@@ -123,7 +123,8 @@ private:
     NcclParameters nccl_ = nccl_defaults();
     std::optional<NcclCalibration> nccl_calibration_;
     NcclHop intra_hop_ = NcclHop::nvlink;
-    double nvls_efficiency_ = 0;
+    double nvls_efficiency_ = 0;  // with 8 GPUs of a node in the call
+    std::optional<NvlsSearch> nvls_search_;
     double collnet_efficiency_ = 0;
     double intra_ll_max_busbw_ = 0;
     int gpus_per_node_ = 1;

@@ -3,6 +3,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "dtsim/name_table.hpp"
 #include "dtsim/precision.hpp"
@@ -34,6 +35,17 @@ struct GpuPreset {
     double peak_for(Precision precision, const std::string& where) const;
 };
 
+/// NCCL's NVLS channel search within one NVSwitch node (NVIDIA/nccl v2.30.7-1 src/graph/search.cc,
+/// ncclTopoSearchTryNvls; docs/collectives.md, "DGX H100"): a call's k GPUs each head one of k channels and carry
+/// k + 1 channel shares of their NVLinks' total, at the fastest of the architecture's search speeds that fits.
+struct NvlsSearch {
+    double nvlink_total = 0;     // a GPU's NVLinks in NCCL's units (links × SM90_NVLINK_BW, ...), bytes/s
+    std::vector<double> speeds;  // the architecture's intra-node search speeds (sm90SpeedArrayIntra, ...), fastest first
+    /// NVLS's bandwidth with `gpus` GPUs against 8, which the presets' in_network_reduction is derived for:
+    /// gpus · speed(gpus) / (8 · speed(8)).
+    double scale(int gpus) const;
+};
+
 struct NetworkPreset {
     std::string name;
     std::string description;
@@ -43,6 +55,7 @@ struct NetworkPreset {
     double efficiency = 1;        // achieved / line rate for large messages
     double reduction_efficiency = 0;  // in-network reduction (NVLS, SHARP): see LinkSpec; 0 where none
     double ll_max_busbw = 0;          // NCCL's LL ceiling within one node over this link: see LinkSpec; 0 where none
+    std::optional<NvlsSearch> nvls_search;  // how NVLS's bandwidth changes with the GPUs of a call: see LinkSpec
 };
 
 /// A whole server (data/hardware/node/): the values a scenario's `cluster.node` gives the keys it leaves out.

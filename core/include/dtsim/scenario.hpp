@@ -72,6 +72,8 @@ struct LinkSpec {
     /// NCCL's ceiling on the LL protocol's bus bandwidth within one node whose GPUs this link joins (its
     /// tuning model's llMaxBws, per GPU generation); 0 where none is known.
     double ll_max_busbw = 0;
+    /// How NVLS's bandwidth changes with a call's GPUs on the node (reduction_efficiency is for 8); none: it does not.
+    std::optional<NvlsSearch> nvls_search;
 };
 
 /// SimGrid's dragonfly with one chassis per group: routers of a group all-to-all, groups all-to-all.
