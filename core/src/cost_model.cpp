@@ -180,7 +180,8 @@ CostModel::CostModel(const Scenario& scenario)
     layers_ = model_layers(scenario.model, compute_);
     if (const auto& optimizer = scenario.training.optimizer; optimizer && !scenario.training.llm) {
         const auto precision = scenario.model.precision;
-        optimizer_step_s_ = gradient_bytes() / bytes_per_element(precision) * optimizer->step_bytes_per_parameter(precision) /
+        const double element = bytes_per_element(precision);
+        optimizer_step_s_ = gradient_bytes() / element * optimizer->step_bytes_per_parameter(precision, element) /
                             compute_.memory_bytes_per_second;
     }
     if (scenario.training.llm)

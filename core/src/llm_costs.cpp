@@ -95,7 +95,7 @@ LlmCosts llm_costs(const Scenario& scenario, const ComputeRates& rates) {
     costs.pipeline_bytes = costs.tensor_bytes / p.tensor;
     costs.alltoall_bytes = local_tokens * config.hidden * config.top_k * element / p.tensor;
     costs.context_bytes = 2 * local_tokens * config.head_dim() * config.kv_heads * element / p.tensor;
-    costs.optimizer_bytes_per_parameter = scenario.training.optimizer_or_adam().step_bytes_per_parameter(scenario.model.precision);
+    costs.optimizer_bytes_per_parameter = scenario.training.optimizer_or_adam().step_bytes_per_parameter(scenario.model.precision, reduce_element);
     costs.memory_bytes_per_second = rates.memory_bytes_per_second;
 
     double forward_flops = 0, recompute_flops = 0;

@@ -8,10 +8,10 @@ double OptimizerSpec::state_bytes_per_parameter(bool mixed_precision) const {
     return moments + (mixed_precision && fp32_master_weights ? 4 : 0);
 }
 
-double OptimizerSpec::step_bytes_per_parameter(Precision precision) const {
+double OptimizerSpec::step_bytes_per_parameter(Precision precision, double gradient_bytes) const {
     const bool mixed = is_mixed_precision(precision);
     const double element = bytes_per_element(precision);
-    return 2 * state_bytes_per_parameter(mixed) + element + (mixed && fp32_master_weights ? element : 2 * element);
+    return 2 * state_bytes_per_parameter(mixed) + gradient_bytes + (mixed && fp32_master_weights ? element : 2 * element);
 }
 
 }  // namespace dtsim

@@ -26,6 +26,15 @@ TEST_CASE("ZeRO model states: the paper's 7.5B-parameter example on 64 GPUs", "[
     CHECK(stage2.optimizer == Approx(12 * psi / 64));
 }
 
+TEST_CASE("an optimizer step's memory traffic per parameter: states both ways, the gradient, the weights", "[unit][memory]") {
+    const OptimizerSpec adam;  // fp32 momentum and variance, and an fp32 master copy in mixed precision: K = 12
+    // bf16: 2 × 12 + a 2-byte gradient + the 2-byte working copy written; a gradient reduced in fp32 is read as 4.
+    CHECK(adam.step_bytes_per_parameter(Precision::bf16, 2) == 28);
+    CHECK(adam.step_bytes_per_parameter(Precision::bf16, 4) == 30);
+    // fp32: no master copy (K = 8), the weights read and written.
+    CHECK(adam.step_bytes_per_parameter(Precision::fp32, 4) == 2 * 8 + 4 + 2 * 4);
+}
+
 TEST_CASE("activations per layer follow Korthikanti et al. 2022, Table 2", "[unit][memory]") {
     // GPT-3 175B: s = 2048, b = 1, h = 12288, a = 96, so 5·a·s/h = 80 and s·b·h = 25 165 824.
     const TransformerConfig gpt3{"gpt", 96, 12288, 96, 96, 4 * 12288, 50257, 2048, 2048, 1, 1};

@@ -76,7 +76,8 @@ struct OptimizerSpec {
     /// Memory traffic of one step per parameter: it reads and writes its states, reads the gradient, and
     /// reads and writes the weights it updates: the fp32 master copy (then writes the working copy) in
     /// mixed precision, else the weights themselves.
-    double step_bytes_per_parameter(Precision precision) const;
+    /// `gradient_bytes`: a gradient element's bytes (the training precision's, or the reduction's: reduce_precision).
+    double step_bytes_per_parameter(Precision precision, double gradient_bytes) const;
 };
 
 /// The layout, schedule and sharding of a large-model job; absent in a plain data-parallel scenario.
