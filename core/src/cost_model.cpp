@@ -156,6 +156,7 @@ CostModel::CostModel(const Scenario& scenario)
     intra_hop_ = cluster.intra_node.preset.rfind("nvlink", 0) == 0 ? NcclHop::nvlink : NcclHop::pci;
     nvls_efficiency_ = cluster.intra_node.reduction_efficiency;
     nvls_search_ = cluster.intra_node.nvls_search;
+    nvls_tree_channel_busbw_ = cluster.intra_node.nvls_tree_channel_busbw;
     collnet_efficiency_ = cluster.nic.reduction_efficiency;
     intra_ll_max_busbw_ = cluster.intra_node.ll_max_busbw;
     if (profile) {
@@ -201,7 +202,8 @@ NcclCall CostModel::nccl_call(NetworkOp op, int ranks, int nodes, int ranks_per_
                     .inter_bytes_per_second = rails * nic_.effective_bytes_per_second(),
                     .nvls_efficiency = nvls_efficiency_ * (nvls_search_ ? nvls_search_->scale(ranks_per_node) : 1),
                     .collnet_efficiency = collnet_efficiency_,
-                    .ll_max_busbw = nodes == 1 ? intra_ll_max_busbw_ : across[nodes == 2 ? 0 : 1]};
+                    .ll_max_busbw = nodes == 1 ? intra_ll_max_busbw_ : across[nodes == 2 ? 0 : 1],
+                    .nvls_tree_channel_busbw = nodes == 1 ? 0 : nvls_tree_channel_busbw_[nodes == 2 ? 0 : 1]};
 }
 
 // Every size of every all-reduce, reduce-scatter and all-gather the profile timed back to back (nccl-tests' timing),

@@ -63,7 +63,7 @@ GpuPreset load_gpu_preset(const std::string& name, const std::string& where) {
 NetworkPreset load_network_preset(const std::string& name, const std::string& where) {
     auto doc = open_preset("network", name, where);
     doc.require_map_with_keys({"kind", "name", "description", "basis", "source", "bandwidth", "latency", "efficiency",
-                                "in_network_reduction", "ll_max_busbw", "nvls_search"});
+                                "in_network_reduction", "ll_max_busbw", "nvls_search", "nvls_tree_channel_busbw"});
     NetworkPreset net;
     net.name = doc.text("name");
     net.description = doc.text("description");
@@ -86,6 +86,11 @@ NetworkPreset load_network_preset(const std::string& name, const std::string& wh
         }
         if (nvls.speeds.empty()) search.fail("speeds", "is empty; expected NCCL's search speeds, fastest first");
         net.nvls_search = std::move(nvls);
+    }
+    if (doc.has("nvls_tree_channel_busbw")) {
+        const auto caps = doc.child("nvls_tree_channel_busbw");
+        caps.require_map_with_keys({"two_nodes", "more_nodes"});
+        net.nvls_tree_channel_busbw = {caps.bytes_per_second("two_nodes"), caps.bytes_per_second("more_nodes")};
     }
     return net;
 }

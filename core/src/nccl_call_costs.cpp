@@ -37,10 +37,16 @@ NcclCallCosts nccl_call_costs(const NcclParameters& parameters, const NcclCall& 
             break;
         }
         case NcclAlgorithm::nvls: result.bottleneck_s = bytes / call.nvls_efficiency / intra; break;
-        case NcclAlgorithm::nvls_tree:
+        case NcclAlgorithm::nvls_tree: {
             result.bottleneck_s = std::max(bytes / call.nvls_efficiency / intra, nccl_nvls_tree_net_bytes(call) / inter);
+            // Where NCCL's per-channel cap binds, the flows carry proportionally more bytes to take its time.
+            if (const double capped = nccl_nvls_tree_capped_s(call); capped > result.bottleneck_s) {
+                result.bandwidth_scale = capped / result.bottleneck_s;
+                result.bottleneck_s = capped;
+            }
             result.fill_s = nccl_nvls_tree_fill_s(parameters, call, chunk);
             break;
+        }
         case NcclAlgorithm::collnet:
             result.bottleneck_s = std::max(2 * (k - 1) / k * bytes / intra, bytes / call.collnet_efficiency / inter);
             break;
@@ -62,9 +68,10 @@ NcclCallCosts nccl_call_costs(const NcclParameters& parameters, const NcclCall& 
             break;
         }
     }
-    result.bandwidth_scale = parameters.bandwidth_scale_of(choice.protocol);
-    result.bottleneck_s *= result.bandwidth_scale;
-    result.fill_s *= result.bandwidth_scale;
+    const double calibrated = parameters.bandwidth_scale_of(choice.protocol);
+    result.bandwidth_scale *= calibrated;
+    result.bottleneck_s *= calibrated;
+    result.fill_s *= calibrated;
     return result;
 }
 

@@ -120,6 +120,12 @@ double nccl_payload_rate(const NcclCall& call, NcclProtocol protocol, double fra
 
 double nccl_nvls_tree_net_bytes(const NcclCall& call) { return (call.nodes <= 2 ? 1 : 2) * call.bytes; }
 
+double nccl_nvls_tree_capped_s(const NcclCall& call) {
+    if (call.nvls_tree_channel_busbw <= 0) return 0;
+    const double n = call.ranks;
+    return 2 * (n - 1) / n * call.bytes / (call.rails * call.nvls_tree_channel_busbw);
+}
+
 double nccl_modelled_s(const NcclParameters& parameters, const NcclCall& call, NcclChoice choice) {
     const auto& costs = parameters.costs(choice.protocol);
     const double n = call.ranks, k = call.ranks_per_node;
@@ -129,8 +135,8 @@ double nccl_modelled_s(const NcclParameters& parameters, const NcclCall& call, N
         case NcclAlgorithm::tree: seconds = 2 * call.bytes / nccl_payload_rate(call, choice.protocol, costs.tree_payload_fraction, link); break;
         case NcclAlgorithm::nvls: seconds = call.bytes / (call.nvls_efficiency * call.intra_bytes_per_second); break;
         case NcclAlgorithm::nvls_tree:
-            seconds = std::max(call.bytes / (call.nvls_efficiency * call.intra_bytes_per_second),
-                               nccl_nvls_tree_net_bytes(call) / call.inter_bytes_per_second);
+            seconds = std::max({call.bytes / (call.nvls_efficiency * call.intra_bytes_per_second),
+                                nccl_nvls_tree_net_bytes(call) / call.inter_bytes_per_second, nccl_nvls_tree_capped_s(call)});
             break;
         case NcclAlgorithm::collnet:
             seconds = std::max(2 * (k - 1) / k * call.bytes / call.intra_bytes_per_second,

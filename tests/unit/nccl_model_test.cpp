@@ -9,6 +9,7 @@
 
 #include "dtsim/cost_model.hpp"
 #include "dtsim/input_error.hpp"
+#include "dtsim/nccl_call_costs.hpp"
 #include "dtsim/nccl_model.hpp"
 #include "dtsim/nccl_tree_pipeline.hpp"
 #include "dtsim/scenario.hpp"
@@ -209,6 +210,33 @@ TEST_CASE("nccl: large all-reduces across 2 NVLS nodes choose NVLSTree, across 4
     one_head.rails = 1;
     auto alone = h100_nodes(1, 1e9);
     for (const auto& call : {no_switch, one_head, alone}) CHECK(choose_nccl(nccl_defaults(), call, forced).algorithm != NcclAlgorithm::nvls_tree);
+}
+
+TEST_CASE("nccl: NVLSTree's channels are capped at NCCL's perChMaxNVLSTreeBws, and its flows carry the difference", "[unit][nccl]") {
+    // DGX H100 nodes, 8 NDR NICs each: 8 channels (one per head, the GPU of a NIC) of at most 57.7 GB/s of bus bandwidth on 2 nodes,
+    // 45.5 on more (tuning.cc, Hopper); on 2 nodes that is below the switch's 272 GB/s of payload (476 busbw).
+    const auto call_on = [](int nodes, double bytes) {
+        const CostModel costs(load_scenario_text("name: n\ncluster: {nodes: " + std::to_string(nodes) +
+                                                     ", gpus_per_node: 8, gpu: h100-sxm, intra_node: nvlink4, nic: {count: 8, preset: ib-ndr}}\n"
+                                                     "model: {gradient_bytes: 1MB, forward_time: 0ms, backward_time: 0ms, batch_per_gpu: 1, layers: 1}\n"
+                                                     "training: {strategy: {kind: allreduce}}\n",
+                                                 "n.yaml"));
+        return costs.nccl_call(NetworkOp::allreduce, 8 * nodes, nodes, 8, 8, bytes);
+    };
+    const double bytes = 17179869184.0;
+    const auto two = call_on(2, bytes);
+    CHECK(two.nvls_tree_channel_busbw == Approx(57.7e9));
+    CHECK(call_on(8, bytes).nvls_tree_channel_busbw == Approx(45.5e9));
+    CHECK(call_on(1, bytes).nvls_tree_channel_busbw == 0);
+    const NcclChoice tree{NcclAlgorithm::nvls_tree, NcclProtocol::simple};
+    REQUIRE(automatic(two).algorithm == NcclAlgorithm::nvls_tree);
+    const double capped = 2 * 15.0 / 16 * bytes / (8 * 57.7e9);
+    CHECK(nccl_nvls_tree_capped_s(two) == Approx(capped));
+    const auto costs = nccl_call_costs(nccl_defaults(), two, tree, 16, std::nullopt);
+    CHECK(costs.bottleneck_s == Approx(capped));
+    const double uncapped = std::max(bytes / two.nvls_efficiency / two.intra_bytes_per_second, bytes / two.inter_bytes_per_second);
+    CHECK(costs.bandwidth_scale == Approx(capped / uncapped));
+    CHECK(costs.bandwidth_scale > 1);
 }
 
 TEST_CASE("nccl: NVLSTree's chunk is NCCL's, cut where each operation in flight would hold few", "[unit][nccl]") {

@@ -125,6 +125,7 @@ private:
     NcclHop intra_hop_ = NcclHop::nvlink;
     double nvls_efficiency_ = 0;  // with 8 GPUs of a node in the call
     std::optional<NvlsSearch> nvls_search_;
+    std::array<double, 2> nvls_tree_channel_busbw_{};
     double collnet_efficiency_ = 0;
     double intra_ll_max_busbw_ = 0;
     int gpus_per_node_ = 1;

@@ -1,5 +1,6 @@
 #pragma once
 // Hardware presets (data/hardware/): GPUs, network links and whole nodes, each labelled with its basis and source.
+#include <array>
 #include <map>
 #include <optional>
 #include <string>
@@ -56,6 +57,7 @@ struct NetworkPreset {
     double reduction_efficiency = 0;  // in-network reduction (NVLS, SHARP): see LinkSpec; 0 where none
     double ll_max_busbw = 0;          // NCCL's LL ceiling within one node over this link: see LinkSpec; 0 where none
     std::optional<NvlsSearch> nvls_search;  // how NVLS's bandwidth changes with the GPUs of a call: see LinkSpec
+    std::array<double, 2> nvls_tree_channel_busbw{};  // NCCL's NVLSTree cap per channel, 2 nodes and more: see LinkSpec
 };
 
 /// A whole server (data/hardware/node/): the values a scenario's `cluster.node` gives the keys it leaves out.

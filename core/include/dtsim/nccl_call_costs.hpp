@@ -17,8 +17,8 @@ struct NcclCallCosts {
     // The payload bytes per byte the ring's, tree's or PAT's flows move: the protocol's fraction, less where the
     // payload rate stops below fraction·link (LL's ceiling), so that flows at the link's rate carry the payload at it.
     double payload_fraction = 1;
-    // The calibrated factor on the bytes' time (NcclParameters::bandwidth_scale), in the two terms above: the flows
-    // carry this many bytes per byte of the call.
+    // The flows carry this many bytes per byte of the call: the calibrated factor on the bytes' time
+    // (NcclParameters::bandwidth_scale, in the two terms above), times NVLSTree's per-channel cap where it binds.
     double bandwidth_scale = 1;
 };
 

@@ -105,11 +105,16 @@ struct NcclCall {
     double nvls_efficiency = 0;           // 0: the intra-node switch cannot reduce (no NVLS)
     double collnet_efficiency = 0;        // 0: the fabric cannot reduce (no SHARP)
     double ll_max_busbw = 0;              // NCCL's ceiling on LL's bus bandwidth for this group; 0: none
+    double nvls_tree_channel_busbw = 0;   // NCCL's cap on an NVLSTree channel's bus bandwidth at these nodes; 0: none
 };
 
 /// The payload bytes per second a rank's flows over `link` carry under `protocol`, whose payload per byte
 /// moved is `fraction`: fraction·link, and for LL at most NCCL's LL ceiling (call.ll_max_busbw).
 double nccl_payload_rate(const NcclCall& call, NcclProtocol protocol, double fraction, double link);
+
+/// NVLSTree's time at NCCL's per-channel cap (perChMaxNVLSTreeBws, tuning.cc): the bus bytes over its channels
+/// (one per head, the NICs a node's ranks reach) at the cap; 0 where the call has no cap.
+double nccl_nvls_tree_capped_s(const NcclCall& call);
 
 /// The algorithm and protocol NCCL would run `call` with, `forced` applied: NCCL picks the pair of least
 /// modelled time (latency + bytes / bandwidth). NVLS, NVLSTree, CollNet and PAT run Simple only; NVLS applies
