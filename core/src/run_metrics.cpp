@@ -83,6 +83,7 @@ std::string describe_layout(const LlmSpec& llm) {
     else if (llm.zero_stage > 0)
         add("zero" + std::to_string(llm.zero_stage));
     if (llm.recompute != Recompute::none) add("recompute " + std::string(kRecomputeNames.name(llm.recompute)));
+    if (llm.reduce_precision) add("grads " + std::string(to_string(*llm.reduce_precision)));
     return text;
 }
 

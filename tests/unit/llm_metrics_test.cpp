@@ -137,6 +137,10 @@ TEST_CASE("an LLM layout is described by its degrees and what is not the default
     const auto zero = load_scenario_text(kLayout, "gpt.yaml", {"training.zero=1", "training.recompute=none",
                                                                 "training.parallelism={tensor: 2, pipeline: 2, sequence_parallel: true}"});
     CHECK(describe_strategy(zero.training) == "tp2 sp pp2 1f1b zero1");
+    const auto named = load_scenario_text(kLayout, "gpt.yaml", {"training.zero=2", "training.recompute=none",
+                                                                 "training.strategy.reduce_precision=fp32",
+                                                                 "training.pipeline={schedule: 1f1b, microbatches: 4, embedding_in_split: true, loss_in_split: true}"});
+    CHECK(describe_strategy(named.training) == "tp2 pp2 1f1b emb+loss zero2 grads fp32");
     const auto fsdp = load_scenario_text("name: fsdp\n"
                                          "cluster: {nodes: 1, gpus_per_node: 4, gpu: h100-sxm, nic: ib-ndr}\n"
                                          "model: {zoo: gpt3-125m, precision: bf16, micro_batch: 1}\n"
