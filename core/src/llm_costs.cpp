@@ -11,7 +11,7 @@ BlockRange stage_blocks(const PipelineSpec& pipeline, int blocks, int index, int
     if (first == 0 && last == 0) {
         // Slots: the blocks, and the embeddings before them and the loss after them where they count.
         const int before = pipeline.embedding_in_split ? 1 : 0;
-        const int slots = blocks + before + (pipeline.loss_in_split ? 1 : 0);
+        const int slots = blocks + pipeline.counted_slots();
         const auto block_at = [&](int chunk) { return std::clamp(slots * chunk / count - before, 0, blocks); };
         return BlockRange{block_at(index), block_at(index + 1)};
     }
@@ -83,7 +83,7 @@ LlmCosts llm_costs(const Scenario& scenario, const ComputeRates& rates) {
     const auto& config = *scenario.model.zoo->transformer;
     const auto& p = llm.parallelism;
     const double element = bytes_per_element(scenario.model.precision);
-    const double reduce_element = llm.reduce_precision ? bytes_per_element(*llm.reduce_precision) : element;
+    const double reduce_element = llm.gradient_element_bytes(scenario.model.precision);
     const double b = scenario.model.batch_per_gpu;
     const double s = llm.sequence_length;
     const double local_tokens = b * s / p.context;

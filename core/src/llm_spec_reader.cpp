@@ -186,7 +186,7 @@ void read_llm(const ConfigNode& doc, Scenario& scenario) {
     if (llm.pipeline.first_stage_layers > 0 || llm.pipeline.last_stage_layers > 0) {
         check_uneven_stages(training.child("pipeline"), llm.pipeline, p.pipeline, config.layers);
     } else if (const int parts = p.pipeline * llm.pipeline.virtual_stages,
-               extra = (llm.pipeline.embedding_in_split ? 1 : 0) + (llm.pipeline.loss_in_split ? 1 : 0);
+               extra = llm.pipeline.counted_slots();
                (config.layers + extra) % parts != 0) {
         const bool chunks = llm.pipeline.virtual_stages > 1;
         const std::string counted = extra == 0 ? "" : " + " + std::to_string(extra) + " (the embeddings or loss counted as layers)";

@@ -61,7 +61,7 @@ MemoryEstimate llm_memory(const Scenario& scenario) {
     const Recompute stored_activations = no_scores ? Recompute::selective : llm.recompute;
     const bool mixed = is_mixed_precision(scenario.model.precision);
     const double element = bytes_per_element(scenario.model.precision);
-    const double gradient_element = llm.reduce_precision ? bytes_per_element(*llm.reduce_precision) : element;
+    const double gradient_element = llm.gradient_element_bytes(scenario.model.precision);
     const double optimizer = scenario.training.optimizer_or_adam().state_bytes_per_parameter(mixed);
     const auto costs = llm_costs(scenario, ComputeRates{1, 1, 0, 1});
     MemoryEstimate peak;

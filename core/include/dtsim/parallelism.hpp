@@ -65,6 +65,8 @@ struct PipelineSpec {
     /// first model chunk on the first stage has only the embedding".
     bool embedding_in_split = false;
     bool loss_in_split = false;
+    /// The slots beside the transformer blocks in the split: the embeddings and the loss where they count.
+    int counted_slots() const { return (embedding_in_split ? 1 : 0) + (loss_in_split ? 1 : 0); }
 };
 
 struct OptimizerSpec {
@@ -91,6 +93,8 @@ struct LlmSpec {
     /// The data-parallel gradient reduction's element and the gradient buffers' (PyTorch FSDP's reduce_dtype,
     /// Megatron-LM's grad_reduce_in_fp32); unset: the model's precision.
     std::optional<Precision> reduce_precision;
+    /// A gradient element's bytes, reduced and buffered, for a model trained in `precision`.
+    double gradient_element_bytes(Precision precision) const { return bytes_per_element(reduce_precision.value_or(precision)); }
     Recompute recompute = Recompute::none;
     int sequence_length = 0;   // tokens per sequence (the zoo's unless the scenario sets model.sequence_length)
     double expert_imbalance = 0;  // MoE: coefficient of variation of the tokens an expert rank receives
