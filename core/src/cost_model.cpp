@@ -156,7 +156,9 @@ CostModel::CostModel(const Scenario& scenario)
     intra_hop_ = cluster.intra_node.preset.rfind("nvlink", 0) == 0 ? NcclHop::nvlink : NcclHop::pci;
     nvls_efficiency_ = cluster.intra_node.reduction_efficiency;
     nvls_search_ = cluster.intra_node.nvls_search;
-    nvls_tree_channel_busbw_ = cluster.intra_node.nvls_tree_channel_busbw;
+    nccl_channels_ = cluster.intra_node.nccl_channels;
+    nic_line_rate_ = cluster.nic.bytes_per_second > 0 ? cluster.nic.bytes_per_second : nic_.effective_bytes_per_second();
+    forced_channels_ = scenario.training.strategy.nccl.channels;
     collnet_efficiency_ = cluster.nic.reduction_efficiency;
     intra_ll_max_busbw_ = cluster.intra_node.ll_max_busbw;
     if (profile) {
@@ -190,7 +192,24 @@ CostModel::CostModel(const Scenario& scenario)
 }
 
 NcclCall CostModel::nccl_call(NetworkOp op, int ranks, int nodes, int ranks_per_node, int rails, double bytes) const {
+    return nccl_call_running(op, ranks, nodes, ranks_per_node, rails, bytes, forced_channels_);
+}
+
+NcclCall CostModel::nccl_call_running(NetworkOp op, int ranks, int nodes, int ranks_per_node, int rails, double bytes,
+                                      int channels) const {
     const auto& across = nccl_.ll_max_busbw_across;
+    NcclCaps caps;
+    if (nodes > 1 && nccl_channels_) {
+        // The caps are per search channel, and NCCL runs two compute channels on each (connect.cc's duplication):
+        // forced compute channels scale the tree's and the ring's caps; NVLSTree runs its own NVLS channels, one per head.
+        const auto at = static_cast<size_t>(nodes == 2 ? 0 : 1);
+        const int search = nccl_channels_->search_channels(rails, nic_line_rate_);
+        const double run = channels > 0 ? channels / (2.0 * search) : 1.0;
+        caps = {.tree = run * search * nccl_channels_->tree[at],
+                .tree_ll128 = run * search * nccl_channels_->tree_ll128[at],
+                .ring_ll128 = run * search * nccl_channels_->ring_ll128[at],
+                .nvls_tree = rails * nccl_channels_->nvls_tree[at]};
+    }
     return NcclCall{.op = op,
                     .ranks = ranks,
                     .nodes = nodes,
@@ -203,7 +222,7 @@ NcclCall CostModel::nccl_call(NetworkOp op, int ranks, int nodes, int ranks_per_
                     .nvls_efficiency = nvls_efficiency_ * (nvls_search_ ? nvls_search_->scale(ranks_per_node) : 1),
                     .collnet_efficiency = collnet_efficiency_,
                     .ll_max_busbw = nodes == 1 ? intra_ll_max_busbw_ : across[nodes == 2 ? 0 : 1],
-                    .nvls_tree_channel_busbw = nodes == 1 ? 0 : nvls_tree_channel_busbw_[nodes == 2 ? 0 : 1]};
+                    .caps = caps};
 }
 
 // Every size of every all-reduce, reduce-scatter and all-gather the profile timed back to back (nccl-tests' timing),
@@ -216,7 +235,7 @@ void CostModel::calibrate_nccl(const Profile& profile, const ClusterSpec& cluste
         const int per_node = (fit.ranks + fit.nodes - 1) / fit.nodes;
         const int rails = nics_reached(cluster, per_node);
         for (const auto& [bytes, seconds] : fit.measured)
-            measured.push_back({nccl_call(fit.op, fit.ranks, fit.nodes, per_node, rails, bytes), fit.nodes > 1 ? rails : 1,
+            measured.push_back({nccl_call_running(fit.op, fit.ranks, fit.nodes, per_node, rails, bytes, 0), fit.nodes > 1 ? rails : 1,
                                 fit.nodes > 1 ? nic_.latency_s : intra_node_.latency_s, seconds});
     }
     if (measured.empty()) return;

@@ -60,10 +60,50 @@ GpuPreset load_gpu_preset(const std::string& name, const std::string& where) {
     return gpu;
 }
 
+namespace {
+
+// Speeds fastest first, as NCCL's search tries them.
+std::vector<double> read_speeds(const ConfigNode& list) {
+    std::vector<double> speeds;
+    for (const auto& item : list.sequence()) {
+        const double speed = item.bytes_per_second("");
+        if (!speeds.empty() && speed >= speeds.back())
+            item.fail("", "must be below the speed before it: NCCL's search speeds go fastest first");
+        speeds.push_back(speed);
+    }
+    if (speeds.empty()) list.fail("", "is empty; expected NCCL's search speeds, fastest first");
+    return speeds;
+}
+
+std::array<double, 2> read_two_and_more_nodes(const ConfigNode& caps, const std::string& key) {
+    const auto node = caps.child(key);
+    node.require_map_with_keys({"two_nodes", "more_nodes"});
+    return {node.bytes_per_second("two_nodes"), node.bytes_per_second("more_nodes")};
+}
+
+NcclChannels read_nccl_channels(const ConfigNode& doc) {
+    doc.require_map_with_keys({"speeds", "duplicate", "caps"});
+    NcclChannels channels;
+    channels.speeds = read_speeds(doc.child("speeds"));
+    const auto duplicate = doc.child("duplicate");
+    duplicate.require_map_with_keys({"few", "many"});
+    channels.duplicate_few = duplicate.bytes_per_second("few");
+    channels.duplicate_many = duplicate.bytes_per_second("many");
+    const auto caps = doc.child("caps");
+    caps.require_map_with_keys({"tree", "tree_ll128", "ring_ll128", "nvls_tree"});
+    channels.tree = read_two_and_more_nodes(caps, "tree");
+    channels.tree_ll128 = read_two_and_more_nodes(caps, "tree_ll128");
+    channels.ring_ll128 = read_two_and_more_nodes(caps, "ring_ll128");
+    channels.nvls_tree = read_two_and_more_nodes(caps, "nvls_tree");
+    return channels;
+}
+
+}  // namespace
+
 NetworkPreset load_network_preset(const std::string& name, const std::string& where) {
     auto doc = open_preset("network", name, where);
     doc.require_map_with_keys({"kind", "name", "description", "basis", "source", "bandwidth", "latency", "efficiency",
-                                "in_network_reduction", "ll_max_busbw", "nvls_search", "nvls_tree_channel_busbw"});
+                                "in_network_reduction", "ll_max_busbw", "nvls_search", "nccl_channels"});
     NetworkPreset net;
     net.name = doc.text("name");
     net.description = doc.text("description");
@@ -77,21 +117,10 @@ NetworkPreset load_network_preset(const std::string& name, const std::string& wh
         if (!doc.has("in_network_reduction")) doc.fail("nvls_search", "scales in_network_reduction, which this preset does not give");
         const auto search = doc.child("nvls_search");
         search.require_map_with_keys({"nvlink_total", "speeds"});
-        NvlsSearch nvls{search.bytes_per_second("nvlink_total"), {}};
-        for (const auto& item : search.child("speeds").sequence()) {
-            const double speed = item.bytes_per_second("");
-            if (!nvls.speeds.empty() && speed >= nvls.speeds.back())
-                item.fail("", "must be below the speed before it: NCCL's search speeds go fastest first");
-            nvls.speeds.push_back(speed);
-        }
-        if (nvls.speeds.empty()) search.fail("speeds", "is empty; expected NCCL's search speeds, fastest first");
+        NvlsSearch nvls{search.bytes_per_second("nvlink_total"), read_speeds(search.child("speeds"))};
         net.nvls_search = std::move(nvls);
     }
-    if (doc.has("nvls_tree_channel_busbw")) {
-        const auto caps = doc.child("nvls_tree_channel_busbw");
-        caps.require_map_with_keys({"two_nodes", "more_nodes"});
-        net.nvls_tree_channel_busbw = {caps.bytes_per_second("two_nodes"), caps.bytes_per_second("more_nodes")};
-    }
+    if (doc.has("nccl_channels")) net.nccl_channels = read_nccl_channels(doc.child("nccl_channels"));
     return net;
 }
 
@@ -102,6 +131,16 @@ double NvlsSearch::scale(int gpus) const {
         return speeds.back();
     };
     return gpus * speed(gpus) / (8 * speed(8));
+}
+
+int NcclChannels::search_channels(int nics, double nic_rate) const {
+    double speed = speeds.back();
+    for (double s : speeds)
+        if (s <= nic_rate) {
+            speed = s;
+            break;
+        }
+    return speed >= (nics > 4 ? duplicate_many : duplicate_few) ? 2 * nics : nics;
 }
 
 NodePreset load_node_preset(const std::string& name, const std::string& where) {

@@ -39,11 +39,6 @@ NcclCallCosts nccl_call_costs(const NcclParameters& parameters, const NcclCall& 
         case NcclAlgorithm::nvls: result.bottleneck_s = bytes / call.nvls_efficiency / intra; break;
         case NcclAlgorithm::nvls_tree: {
             result.bottleneck_s = std::max(bytes / call.nvls_efficiency / intra, nccl_nvls_tree_net_bytes(call) / inter);
-            // Where NCCL's per-channel cap binds, the flows carry proportionally more bytes to take its time.
-            if (const double capped = nccl_nvls_tree_capped_s(call); capped > result.bottleneck_s) {
-                result.bandwidth_scale = capped / result.bottleneck_s;
-                result.bottleneck_s = capped;
-            }
             result.fill_s = nccl_nvls_tree_fill_s(parameters, call, chunk);
             break;
         }
@@ -67,6 +62,11 @@ NcclCallCosts nccl_call_costs(const NcclParameters& parameters, const NcclCall& 
             }
             break;
         }
+    }
+    // Where NCCL's per-channel cap binds, the flows carry proportionally more bytes to take its time.
+    if (const double capped = nccl_capped_s(parameters, call, choice); capped > result.bottleneck_s && result.bottleneck_s > 0) {
+        result.bandwidth_scale = capped / result.bottleneck_s;
+        result.bottleneck_s = capped;
     }
     const double calibrated = parameters.bandwidth_scale_of(choice.protocol);
     result.bandwidth_scale *= calibrated;

@@ -120,10 +120,36 @@ double nccl_payload_rate(const NcclCall& call, NcclProtocol protocol, double fra
 
 double nccl_nvls_tree_net_bytes(const NcclCall& call) { return (call.nodes <= 2 ? 1 : 2) * call.bytes; }
 
-double nccl_nvls_tree_capped_s(const NcclCall& call) {
-    if (call.nvls_tree_channel_busbw <= 0) return 0;
+double nccl_capped_s(const NcclParameters& parameters, const NcclCall& call, NcclChoice choice) {
     const double n = call.ranks;
-    return 2 * (n - 1) / n * call.bytes / (call.rails * call.nvls_tree_channel_busbw);
+    const auto& caps = call.caps;
+    double cap = 0, bus_bytes = 2 * (n - 1) / n * call.bytes;
+    switch (choice.algorithm) {
+        case NcclAlgorithm::tree:
+            bus_bytes = 2 * call.bytes;
+            cap = caps.tree;
+            if (choice.protocol != NcclProtocol::simple) cap *= parameters.costs(choice.protocol).tree_payload_fraction;
+            if (choice.protocol == NcclProtocol::ll128 && caps.tree_ll128 > 0) cap = cap > 0 ? std::min(cap, caps.tree_ll128) : caps.tree_ll128;
+            break;
+        case NcclAlgorithm::ring: cap = choice.protocol == NcclProtocol::ll128 ? caps.ring_ll128 : 0; break;
+        case NcclAlgorithm::nvls_tree: cap = caps.nvls_tree; break;
+        default: break;
+    }
+    return cap > 0 ? bus_bytes / cap : 0;
+}
+
+double nccl_tree_correction(NcclProtocol protocol, double bytes) {
+    // treeCorrectionFactor of v2.30.7-1, LL, LL128 and Simple, at log2(bytes / 64) = 0 ... 22 (64 B to 256 MiB).
+    static constexpr std::array<std::array<double, 23>, 3> kFactors{{
+        {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0, 1.0},
+        {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .6, .6, .6, .8, .9, .9, .9, .9, 1.0, 1.0},
+        {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9},
+    }};
+    auto sixty_fourths = static_cast<unsigned long long>(bytes) >> 6;
+    if (sixty_fourths == 0) return 1;
+    size_t log_size = 0;
+    while (sixty_fourths >>= 1) ++log_size;
+    return log_size < kFactors[0].size() ? kFactors[nccl_protocol_index(protocol)][log_size] : 1;
 }
 
 double nccl_modelled_s(const NcclParameters& parameters, const NcclCall& call, NcclChoice choice) {
@@ -135,8 +161,8 @@ double nccl_modelled_s(const NcclParameters& parameters, const NcclCall& call, N
         case NcclAlgorithm::tree: seconds = 2 * call.bytes / nccl_payload_rate(call, choice.protocol, costs.tree_payload_fraction, link); break;
         case NcclAlgorithm::nvls: seconds = call.bytes / (call.nvls_efficiency * call.intra_bytes_per_second); break;
         case NcclAlgorithm::nvls_tree:
-            seconds = std::max({call.bytes / (call.nvls_efficiency * call.intra_bytes_per_second),
-                                nccl_nvls_tree_net_bytes(call) / call.inter_bytes_per_second, nccl_nvls_tree_capped_s(call)});
+            seconds = std::max(call.bytes / (call.nvls_efficiency * call.intra_bytes_per_second),
+                               nccl_nvls_tree_net_bytes(call) / call.inter_bytes_per_second);
             break;
         case NcclAlgorithm::collnet:
             seconds = std::max(2 * (k - 1) / k * call.bytes / call.intra_bytes_per_second,
@@ -150,6 +176,8 @@ double nccl_modelled_s(const NcclParameters& parameters, const NcclCall& call, N
                       nccl_payload_rate(call, choice.protocol, costs.ring_payload_fraction, link);
             break;
     }
+    seconds = std::max(seconds, nccl_capped_s(parameters, call, choice));
+    if (choice.algorithm == NcclAlgorithm::tree) seconds /= nccl_tree_correction(choice.protocol, call.bytes);
     return nccl_latency_s(parameters, call, choice) + seconds;
 }
 

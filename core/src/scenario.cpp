@@ -80,7 +80,7 @@ LinkSpec read_link(const ConfigNode& parent, const std::string& key, const std::
     if (!preset.empty()) {
         auto net = load_network_preset(preset, section ? section->where("preset") : parent.where(key));
         link = LinkSpec{preset, net.bytes_per_second, net.latency_s, net.efficiency, net.reduction_efficiency, net.ll_max_busbw,
-                        net.nvls_search, net.nvls_tree_channel_busbw};
+                        net.nvls_search, net.nccl_channels};
     }
     if (section) {
         if (section->has("bandwidth")) {

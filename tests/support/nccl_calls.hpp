@@ -16,7 +16,8 @@ inline NcclCall whole_nodes_allreduce(int nodes, double bytes, double intra, dou
                     .intra_hop = NcclHop::nvlink,
                     .intra_bytes_per_second = intra,
                     .inter_bytes_per_second = 8 * nic,
-                    .nvls_efficiency = nvls};
+                    .nvls_efficiency = nvls,
+                    .caps = {}};
 }
 
 }  // namespace dtsim::test

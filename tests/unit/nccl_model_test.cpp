@@ -212,31 +212,93 @@ TEST_CASE("nccl: large all-reduces across 2 NVLS nodes choose NVLSTree, across 4
     for (const auto& call : {no_switch, one_head, alone}) CHECK(choose_nccl(nccl_defaults(), call, forced).algorithm != NcclAlgorithm::nvls_tree);
 }
 
+namespace {
+
+// DGX H100 nodes with 8 NDR NICs each (line rate 50 GB/s: one search channel per NIC at sm90's 48 GB/s, which NCCL does
+// not double with more than 4 channels below 50 GB/s), `channels` forced where not 0.
+NcclCall dgx_h100_call(int nodes, double bytes, int channels = 0) {
+    const std::string forced = channels > 0 ? ", nccl: {channels: " + std::to_string(channels) + "}" : "";
+    const CostModel costs(load_scenario_text("name: n\ncluster: {nodes: " + std::to_string(nodes) +
+                                                 ", gpus_per_node: 8, gpu: h100-sxm, intra_node: nvlink4, nic: {count: 8, preset: ib-ndr}}\n"
+                                                 "model: {gradient_bytes: 1MB, forward_time: 0ms, backward_time: 0ms, batch_per_gpu: 1, layers: 1}\n"
+                                                 "training: {strategy: {kind: allreduce" + forced + "}}\n",
+                                             "n.yaml"));
+    return costs.nccl_call(NetworkOp::allreduce, 8 * nodes, nodes, 8, 8, bytes);
+}
+
+}  // namespace
+
 TEST_CASE("nccl: NVLSTree's channels are capped at NCCL's perChMaxNVLSTreeBws, and its flows carry the difference", "[unit][nccl]") {
-    // DGX H100 nodes, 8 NDR NICs each: 8 channels (one per head, the GPU of a NIC) of at most 57.7 GB/s of bus bandwidth on 2 nodes,
-    // 45.5 on more (tuning.cc, Hopper); on 2 nodes that is below the switch's 272 GB/s of payload (476 busbw).
-    const auto call_on = [](int nodes, double bytes) {
-        const CostModel costs(load_scenario_text("name: n\ncluster: {nodes: " + std::to_string(nodes) +
-                                                     ", gpus_per_node: 8, gpu: h100-sxm, intra_node: nvlink4, nic: {count: 8, preset: ib-ndr}}\n"
-                                                     "model: {gradient_bytes: 1MB, forward_time: 0ms, backward_time: 0ms, batch_per_gpu: 1, layers: 1}\n"
-                                                     "training: {strategy: {kind: allreduce}}\n",
-                                                 "n.yaml"));
-        return costs.nccl_call(NetworkOp::allreduce, 8 * nodes, nodes, 8, 8, bytes);
-    };
+    // 8 channels (one per head, the GPU of a NIC) of at most 57.7 GB/s of bus bandwidth on 2 nodes, 45.5 on more
+    // (tuning.cc, Hopper); on 2 nodes that is below the switch's 272 GB/s of payload (476 busbw).
     const double bytes = 17179869184.0;
-    const auto two = call_on(2, bytes);
-    CHECK(two.nvls_tree_channel_busbw == Approx(57.7e9));
-    CHECK(call_on(8, bytes).nvls_tree_channel_busbw == Approx(45.5e9));
-    CHECK(call_on(1, bytes).nvls_tree_channel_busbw == 0);
+    const auto two = dgx_h100_call(2, bytes);
+    CHECK(two.caps.nvls_tree == Approx(8 * 57.7e9));
+    CHECK(dgx_h100_call(8, bytes).caps.nvls_tree == Approx(8 * 45.5e9));
+    CHECK(dgx_h100_call(1, bytes).caps.nvls_tree == 0);
     const NcclChoice tree{NcclAlgorithm::nvls_tree, NcclProtocol::simple};
     REQUIRE(automatic(two).algorithm == NcclAlgorithm::nvls_tree);
     const double capped = 2 * 15.0 / 16 * bytes / (8 * 57.7e9);
-    CHECK(nccl_nvls_tree_capped_s(two) == Approx(capped));
+    CHECK(nccl_capped_s(nccl_defaults(), two, tree) == Approx(capped));
     const auto costs = nccl_call_costs(nccl_defaults(), two, tree, 16, std::nullopt);
     CHECK(costs.bottleneck_s == Approx(capped));
     const double uncapped = std::max(bytes / two.nvls_efficiency / two.intra_bytes_per_second, bytes / two.inter_bytes_per_second);
     CHECK(costs.bandwidth_scale == Approx(capped / uncapped));
     CHECK(costs.bandwidth_scale > 1);
+}
+
+TEST_CASE("nccl: NCCL's search channels are one per NIC at the fastest speed within its rate, doubled as ncclTopoDupChannels does", "[unit][nccl]") {
+    const NcclChannels hopper{.speeds = {48e9, 45e9, 24e9}, .duplicate_few = 25e9, .duplicate_many = 50e9};
+    CHECK(hopper.search_channels(8, 50e9) == 8);   // 48 GB/s: below 50 with more than 4 channels
+    CHECK(hopper.search_channels(4, 50e9) == 8);   // 4 channels are doubled from 25 GB/s
+    CHECK(hopper.search_channels(4, 25e9) == 4);   // 24 GB/s: below 25
+    CHECK(hopper.search_channels(2, 10e9) == 2);   // slower than every speed: the slowest
+    const NcclChannels ampere{.speeds = {48e9, 30e9, 24e9}, .duplicate_few = 25e9, .duplicate_many = 25e9};
+    CHECK(ampere.search_channels(8, 50e9) == 16);
+    CHECK(ampere.search_channels(8, 25e9) == 8);
+}
+
+TEST_CASE("nccl: the tree's and the ring's bus bandwidth across nodes are capped per channel as tuning.cc caps them", "[unit][nccl]") {
+    // Hopper on 8 nodes, 8 search channels: tree 36.0, tree LL128 29.0, ring LL128 36.7 GB/s each; on 2 nodes 41.4, 36.7, 36.7.
+    const double bytes = 128.0 * 1024 * 1024;
+    const auto eight = dgx_h100_call(8, bytes), two = dgx_h100_call(2, bytes);
+    CHECK(eight.caps.tree == Approx(8 * 36.0e9));
+    CHECK(eight.caps.tree_ll128 == Approx(8 * 29.0e9));
+    CHECK(eight.caps.ring_ll128 == Approx(8 * 36.7e9));
+    CHECK(two.caps.tree == Approx(8 * 41.4e9));
+    CHECK(dgx_h100_call(1, bytes).caps.tree == 0);
+    const auto parameters = nccl_defaults();
+    // The tree's bus bytes are 2S (tuning.cc converts its bus bandwidth with 0.5); LL128: min(36.0 x 120/128, 29.0) per channel.
+    CHECK(nccl_capped_s(parameters, eight, {NcclAlgorithm::tree, NcclProtocol::ll128}) == Approx(2 * bytes / (8 * 29.0e9)));
+    CHECK(nccl_capped_s(parameters, eight, {NcclAlgorithm::tree, NcclProtocol::simple}) == Approx(2 * bytes / (8 * 36.0e9)));
+    CHECK(nccl_capped_s(parameters, eight, {NcclAlgorithm::tree, NcclProtocol::ll}) == Approx(2 * bytes / (8 * 36.0e9 / 3.8)));
+    CHECK(nccl_capped_s(parameters, two, {NcclAlgorithm::tree, NcclProtocol::ll128}) == Approx(2 * bytes / (8 * 36.7e9)));
+    CHECK(nccl_capped_s(parameters, eight, {NcclAlgorithm::ring, NcclProtocol::ll128}) == Approx(2 * 63.0 / 64 * bytes / (8 * 36.7e9)));
+    CHECK(nccl_capped_s(parameters, eight, {NcclAlgorithm::ring, NcclProtocol::simple}) == 0);
+    // Where the cap binds, the charge takes its time and the flows carry the difference.
+    const NcclChoice tree_ll128{NcclAlgorithm::tree, NcclProtocol::ll128};
+    const auto costs = nccl_call_costs(parameters, eight, tree_ll128, 8, std::nullopt);
+    CHECK(costs.bottleneck_s == Approx(2 * bytes / (8 * 29.0e9)));
+    CHECK(costs.bandwidth_scale > 1);
+    // NCCL_MIN/MAX_NCHANNELS: NCCL runs two compute channels per search channel, so 32 forced double the caps.
+    CHECK(dgx_h100_call(8, bytes, 32).caps.ring_ll128 == Approx(2 * 8 * 36.7e9));
+    CHECK(dgx_h100_call(8, bytes, 32).caps.nvls_tree == Approx(8 * 45.5e9));
+}
+
+TEST_CASE("nccl: the choice takes NCCL's tree correction by size, 64 B to 256 MiB, and the charge does not", "[unit][nccl]") {
+    // log2(bytes / 64): 1 MiB is 14 (LL128 0.6, Simple 0.5), 16 MiB 18 (0.9, 0.7), 256 MiB 22 (1.0, 0.9), 512 MiB beyond.
+    CHECK(nccl_tree_correction(NcclProtocol::ll128, 1048576) == Approx(0.6));
+    CHECK(nccl_tree_correction(NcclProtocol::simple, 1048576) == Approx(0.5));
+    CHECK(nccl_tree_correction(NcclProtocol::ll128, 16777216) == Approx(0.9));
+    CHECK(nccl_tree_correction(NcclProtocol::ll, 16777216) == Approx(0.9));
+    CHECK(nccl_tree_correction(NcclProtocol::simple, 268435456) == Approx(0.9));
+    CHECK(nccl_tree_correction(NcclProtocol::simple, 536870912) == 1);
+    CHECK(nccl_tree_correction(NcclProtocol::ll, 32) == 1);
+    const auto call = dgx_h100_call(8, 16777216);
+    const auto parameters = nccl_defaults();
+    const NcclChoice tree{NcclAlgorithm::tree, NcclProtocol::ll128};
+    const auto costs = nccl_call_costs(parameters, call, tree, 8, std::nullopt);
+    CHECK(nccl_modelled_s(parameters, call, tree) == Approx(nccl_latency_s(parameters, call, tree) + costs.bottleneck_s / 0.9));
 }
 
 TEST_CASE("nccl: NVLSTree's chunk is NCCL's, cut where each operation in flight would hold few", "[unit][nccl]") {

@@ -99,7 +99,8 @@ public:
     /// The calibration of NCCL's latencies from the profile's collectives; none without one measured with NCCL.
     const std::optional<NcclCalibration>& nccl_calibration() const { return nccl_calibration_; }
     /// The shape NCCL's model sees for a collective of `ranks` ranks on `nodes` nodes, at most `ranks_per_node`
-    /// of them on one node, which reach `rails` of its NICs, over this cluster's links.
+    /// of them on one node, which reach `rails` of its NICs, over this cluster's links, with the channels the
+    /// scenario forces (training.strategy.nccl.channels).
     NcclCall nccl_call(NetworkOp op, int ranks, int nodes, int ranks_per_node, int rails, double bytes) const;
 
     const ComputeCosts& compute() const { return compute_; }
@@ -119,13 +120,17 @@ public:
 
 private:
     void calibrate_nccl(const Profile& profile, const ClusterSpec& cluster);
+    /// nccl_call with `channels` compute channels forced; 0: NCCL's own.
+    NcclCall nccl_call_running(NetworkOp op, int ranks, int nodes, int ranks_per_node, int rails, double bytes, int channels) const;
 
     NcclParameters nccl_ = nccl_defaults();
     std::optional<NcclCalibration> nccl_calibration_;
     NcclHop intra_hop_ = NcclHop::nvlink;
     double nvls_efficiency_ = 0;  // with 8 GPUs of a node in the call
     std::optional<NvlsSearch> nvls_search_;
-    std::array<double, 2> nvls_tree_channel_busbw_{};
+    std::optional<NcclChannels> nccl_channels_;
+    double nic_line_rate_ = 0;
+    int forced_channels_ = 0;
     double collnet_efficiency_ = 0;
     double intra_ll_max_busbw_ = 0;
     int gpus_per_node_ = 1;

@@ -47,6 +47,24 @@ struct NvlsSearch {
     double scale(int gpus) const;
 };
 
+/// NCCL's channels between nodes and its caps on a channel's bus bandwidth, for one GPU generation (NVIDIA/nccl
+/// v2.30.7-1 src/graph/search.cc and tuning.cc; docs/collectives.md, "Per-channel caps").
+struct NcclChannels {
+    std::vector<double> speeds;  // the generation's speeds between nodes (speedArrayInter, ...), fastest first, bytes/s
+    // ncclTopoDupChannels doubles the search's channels from this speed with 4 channels or fewer, and with more.
+    double duplicate_few = 0;
+    double duplicate_many = 0;
+    // The caps on one search channel's bus bandwidth on 2 nodes and on more: perChMaxTreeBws, perChMaxTreeLL128Bws,
+    // perChMaxRingLL128Bws, perChMaxNVLSTreeBws.
+    std::array<double, 2> tree{};
+    std::array<double, 2> tree_ll128{};
+    std::array<double, 2> ring_ll128{};
+    std::array<double, 2> nvls_tree{};
+    /// The search's channels across `nics` NICs of `nic_rate` each (line rate): one per NIC at the fastest speed
+    /// within the rate, doubled as ncclTopoDupChannels doubles them.
+    int search_channels(int nics, double nic_rate) const;
+};
+
 struct NetworkPreset {
     std::string name;
     std::string description;
@@ -57,7 +75,7 @@ struct NetworkPreset {
     double reduction_efficiency = 0;  // in-network reduction (NVLS, SHARP): see LinkSpec; 0 where none
     double ll_max_busbw = 0;          // NCCL's LL ceiling within one node over this link: see LinkSpec; 0 where none
     std::optional<NvlsSearch> nvls_search;  // how NVLS's bandwidth changes with the GPUs of a call: see LinkSpec
-    std::array<double, 2> nvls_tree_channel_busbw{};  // NCCL's NVLSTree cap per channel, 2 nodes and more: see LinkSpec
+    std::optional<NcclChannels> nccl_channels;  // NCCL's channels between nodes of GPUs this link joins: see LinkSpec
 };
 
 /// A whole server (data/hardware/node/): the values a scenario's `cluster.node` gives the keys it leaves out.

@@ -18,7 +18,7 @@ struct NcclCallCosts {
     // payload rate stops below fraction·link (LL's ceiling), so that flows at the link's rate carry the payload at it.
     double payload_fraction = 1;
     // The flows carry this many bytes per byte of the call: the calibrated factor on the bytes' time
-    // (NcclParameters::bandwidth_scale, in the two terms above), times NVLSTree's per-channel cap where it binds.
+    // (NcclParameters::bandwidth_scale, in the two terms above), times NCCL's per-channel cap where it binds (nccl_capped_s).
     double bandwidth_scale = 1;
 };
 

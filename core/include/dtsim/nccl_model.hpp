@@ -35,6 +35,12 @@ struct NcclSpec {
     std::optional<double> chunk_bytes;  // the pipeline's chunk; unset: the protocol's step (NcclProtocolCosts)
 };
 
+/// An algorithm and protocol NCCL runs a call with.
+struct NcclChoice {
+    NcclAlgorithm algorithm = NcclAlgorithm::ring;
+    NcclProtocol protocol = NcclProtocol::simple;
+};
+
 /// One protocol's costs in NCCL's tuning model (NVIDIA/nccl v2.30.7-1, src/graph/tuning.cc).
 struct NcclProtocolCosts {
     double ring_base_latency_s = 0;  // baseLatencies[Ring]
@@ -91,6 +97,15 @@ NcclParameters nccl_defaults();
 /// The intra-node hop class of NCCL's latency table.
 enum class NcclHop { nvlink = 0, pci = 1, net = 2 };
 
+/// NCCL's caps on a call's bus bandwidth between nodes (tuning.cc's perChMax*Bws times its channels; docs/collectives.md,
+/// "Per-channel caps"): the tree's, the tree's with LL128, the ring's with LL128 and NVLSTree's; 0: none.
+struct NcclCaps {
+    double tree = 0;
+    double tree_ll128 = 0;
+    double ring_ll128 = 0;
+    double nvls_tree = 0;
+};
+
 /// The shape of one collective as NCCL's model sees it.
 struct NcclCall {
     NetworkOp op = NetworkOp::allreduce;  // allreduce, reducescatter or allgather
@@ -105,33 +120,35 @@ struct NcclCall {
     double nvls_efficiency = 0;           // 0: the intra-node switch cannot reduce (no NVLS)
     double collnet_efficiency = 0;        // 0: the fabric cannot reduce (no SHARP)
     double ll_max_busbw = 0;              // NCCL's ceiling on LL's bus bandwidth for this group; 0: none
-    double nvls_tree_channel_busbw = 0;   // NCCL's cap on an NVLSTree channel's bus bandwidth at these nodes; 0: none
+    NcclCaps caps;                        // between nodes only: within one node they do not bind
 };
 
 /// The payload bytes per second a rank's flows over `link` carry under `protocol`, whose payload per byte
 /// moved is `fraction`: fraction·link, and for LL at most NCCL's LL ceiling (call.ll_max_busbw).
 double nccl_payload_rate(const NcclCall& call, NcclProtocol protocol, double fraction, double link);
 
-/// NVLSTree's time at NCCL's per-channel cap (perChMaxNVLSTreeBws, tuning.cc): the bus bytes over its channels
-/// (one per head, the NICs a node's ranks reach) at the cap; 0 where the call has no cap.
-double nccl_nvls_tree_capped_s(const NcclCall& call);
+/// The bytes' time of `call` run as `choice` at NCCL's cap on its bus bandwidth (call.caps): the bus bytes (2S for
+/// the tree, 2(n - 1)/n·S for the ring and NVLSTree) at the cap, which for the tree with LL or LL128 is the tree's
+/// cap at the protocol's payload fraction, and with LL128 at most its own; 0 where no cap applies.
+double nccl_capped_s(const NcclParameters& parameters, const NcclCall& call, NcclChoice choice);
+
+/// NCCL's correction of a tree all-reduce's modelled bandwidth at `bytes` under `protocol` (tuning.cc's
+/// treeCorrectionFactor, measured by NCCL's authors: trees run below the model at mid sizes); 1 outside its sizes.
+double nccl_tree_correction(NcclProtocol protocol, double bytes);
 
 /// The algorithm and protocol NCCL would run `call` with, `forced` applied: NCCL picks the pair of least
 /// modelled time (latency + bytes / bandwidth). NVLS, NVLSTree, CollNet and PAT run Simple only; NVLS applies
 /// within a node and NVLSTree across nodes with at least two heads (NICs) per node, both where `forced.nvls`
 /// allows it; CollNet across nodes; PAT to reduce-scatters and all-gathers with one rank on each of several nodes
 /// where `forced.pat` allows it; a forced one that does not apply gives way to the automatic choice.
-struct NcclChoice {
-    NcclAlgorithm algorithm = NcclAlgorithm::ring;
-    NcclProtocol protocol = NcclProtocol::simple;
-};
 NcclChoice choose_nccl(const NcclParameters& parameters, const NcclCall& call, const NcclSpec& forced);
 
 /// NCCL's modelled latency of `call` run as `choice` (tuning.cc's latency formulas), in seconds.
 double nccl_latency_s(const NcclParameters& parameters, const NcclCall& call, NcclChoice choice);
 
 /// NCCL's modelled time of `call` as `choice`: its latency plus the bytes each rank moves at the
-/// bottleneck's rate. Used to choose; the simulator times the bytes with flows.
+/// bottleneck's rate or NCCL's cap (nccl_capped_s), the tree's at its correction by size. Used to choose; the
+/// simulator times the bytes with flows.
 double nccl_modelled_s(const NcclParameters& parameters, const NcclCall& call, NcclChoice choice);
 
 /// The bytes an NVLSTree all-reduce of S sends (and receives) through a node's NICs, its heads' together:

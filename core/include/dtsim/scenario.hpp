@@ -74,8 +74,8 @@ struct LinkSpec {
     double ll_max_busbw = 0;
     /// How NVLS's bandwidth changes with a call's GPUs on the node (reduction_efficiency is for 8); none: it does not.
     std::optional<NvlsSearch> nvls_search;
-    /// NCCL's cap on an NVLSTree channel's bus bandwidth (perChMaxNVLSTreeBws) on 2 nodes and on more; 0: none.
-    std::array<double, 2> nvls_tree_channel_busbw{};
+    /// NCCL's channels between nodes of the GPUs this link joins, and its caps on their bus bandwidth; none: no caps.
+    std::optional<NcclChannels> nccl_channels;
 };
 
 /// SimGrid's dragonfly with one chassis per group: routers of a group all-to-all, groups all-to-all.
