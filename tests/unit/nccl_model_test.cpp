@@ -146,6 +146,32 @@ TEST_CASE("nccl: an NVLS search whose speeds do not fall, or without the fractio
     CHECK_THAT(alone, Catch::Contains("alone.yaml:9") && Catch::Contains("key 'nvls_search'") && Catch::Contains("in_network_reduction"));
 }
 
+TEST_CASE("nccl: a preset's NCCL channels without a cap, or with speeds that rise, are refused at their key", "[unit][nccl][input]") {
+    test::TempDir dir;
+    std::filesystem::create_directories(dir.path() / "hardware" / "network");
+    const std::string head = "kind: network\nname: n\ndescription: d\nbasis: b\nsource: s\nbandwidth: 450GB/s\nlatency: 1us\nefficiency: 0.8\n";
+    const std::string pair = "{two_nodes: 40GB/s, more_nodes: 30GB/s}";
+    std::ofstream(dir.path() / "hardware" / "network" / "nocap.yaml")
+        << head << "nccl_channels:\n  speeds: [48GB/s, 24GB/s]\n  duplicate: {few: 25GB/s, many: 50GB/s}\n"
+        << "  caps: {tree: " << pair << ", tree_ll128: " << pair << ", ring_ll128: " << pair << "}\n";
+    std::ofstream(dir.path() / "hardware" / "network" / "rising.yaml")
+        << head << "nccl_channels:\n  speeds: [24GB/s, 48GB/s]\n  duplicate: {few: 25GB/s, many: 50GB/s}\n"
+        << "  caps: {tree: " << pair << ", tree_ll128: " << pair << ", ring_ll128: " << pair << ", nvls_tree: " << pair << "}\n";
+    setenv("DTSIM_DATA_DIR", dir.path().c_str(), 1);
+    const auto error_loading = [](const std::string& name) {
+        try {
+            load_network_preset(name, "test");
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    const auto nocap = error_loading("nocap"), rising = error_loading("rising");
+    unsetenv("DTSIM_DATA_DIR");
+    CHECK_THAT(nocap, Catch::Contains("nocap.yaml:12") && Catch::Contains("nvls_tree"));
+    CHECK_THAT(rising, Catch::Contains("rising.yaml:10") && Catch::Contains("nccl_channels.speeds") && Catch::Contains("fastest first"));
+}
+
 TEST_CASE("nccl: a forced algorithm that does not apply gives way; a forced protocol holds", "[unit][nccl]") {
     NcclSpec forced;
     forced.algorithm = NcclAlgorithm::nvls;
