@@ -36,7 +36,10 @@ NcclCallCosts nccl_call_costs(const NcclParameters& parameters, const NcclCall& 
                                              fraction * inter / call.rails / sharing);
             break;
         }
-        case NcclAlgorithm::nvls: result.bottleneck_s = bytes / call.nvls_efficiency / intra; break;
+        case NcclAlgorithm::nvls:
+            result.bottleneck_s = bytes / call.nvls_efficiency / intra;
+            result.fill_s = nccl_nvls_fill_s(parameters, call, chunk);
+            break;
         case NcclAlgorithm::nvls_tree: {
             result.bottleneck_s = std::max(bytes / call.nvls_efficiency / intra, nccl_nvls_tree_net_bytes(call) / inter);
             result.fill_s = nccl_nvls_tree_fill_s(parameters, call, chunk);

@@ -71,8 +71,8 @@ NcclParameters nccl_defaults() {
     parameters.net_overhead_s = 1.0 * kUs;  // Intel hosts; AMD's is 2 µs
     parameters.nvls_latency_s = 25 * kUs;
     parameters.nvls_tree_net_latency_s = 20.9 * kUs;
-    parameters.nvls_tree_channels = 16;
-    parameters.nvls_tree_chunk_bytes = 128 * 1024;
+    parameters.nvls_channels = 16;
+    parameters.nvls_chunk_bytes = 128 * 1024;
     parameters.nvls_tree_chunk_bytes_4_nodes = 64 * 1024;
     parameters.collnet_latency_s = 30 * kUs;
     parameters.collnet_hop_latency_s = 2.8 * kUs;

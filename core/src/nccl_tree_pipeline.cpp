@@ -57,9 +57,9 @@ double nccl_tree_fill_s(const NcclParameters& parameters, const NcclCall& call, 
 }
 
 double nccl_nvls_tree_chunk_bytes(const NcclParameters& parameters, const NcclCall& call, std::optional<double> forced) {
-    const double operations = static_cast<double>(parameters.nvls_tree_channels) * call.rails;
-    double chunk = forced.value_or(call.nodes >= 4 ? std::min(parameters.nvls_tree_chunk_bytes, parameters.nvls_tree_chunk_bytes_4_nodes)
-                                                   : parameters.nvls_tree_chunk_bytes);
+    const double operations = static_cast<double>(parameters.nvls_channels) * call.rails;
+    double chunk = forced.value_or(call.nodes >= 4 ? std::min(parameters.nvls_chunk_bytes, parameters.nvls_tree_chunk_bytes_4_nodes)
+                                                   : parameters.nvls_chunk_bytes);
     if (!forced) {
         // NCCL's thresholds: at most 256, 128, 64 and 32 KiB below 32, 16, 4 and 1 chunks per operation.
         for (const auto& [chunks, largest] : {std::pair{32.0, 262144.0}, {16.0, 131072.0}, {4.0, 65536.0}, {1.0, 32768.0}})
@@ -70,11 +70,28 @@ double nccl_nvls_tree_chunk_bytes(const NcclParameters& parameters, const NcclCa
 
 double nccl_nvls_tree_fill_s(const NcclParameters& parameters, const NcclCall& call, std::optional<double> forced_chunk) {
     const double chunk = nccl_nvls_tree_chunk_bytes(parameters, call, forced_chunk);
-    const double operations = static_cast<double>(parameters.nvls_tree_channels) * call.rails;
+    const double operations = static_cast<double>(parameters.nvls_channels) * call.rails;
     const double switch_rate = call.nvls_efficiency * call.intra_bytes_per_second / operations;
-    const double net_rate = call.inter_bytes_per_second / call.rails / parameters.nvls_tree_channels;
+    const double net_rate = call.inter_bytes_per_second / call.rails / parameters.nvls_channels;
     const double passage = 2 * chunk / switch_rate + 2 * log2_of(call.nodes) * chunk / net_rate;
     return std::max(0.0, passage - chunk / std::min(switch_rate, net_rate));
+}
+
+double nccl_nvls_chunk_bytes(const NcclParameters& parameters, const NcclCall& call, std::optional<double> forced) {
+    const double operations = static_cast<double>(parameters.nvls_channels) * call.ranks_per_node;
+    double chunk = forced.value_or(std::min(parameters.nvls_chunk_bytes, parameters.costs(NcclProtocol::simple).step_payload_bytes));
+    if (!forced) {
+        for (const auto& [chunks, largest] : {std::pair{64.0, 65536.0}, {8.0, 32768.0}, {2.0, 16384.0}})
+            if (call.bytes < chunks * operations * chunk && chunk > largest) chunk = largest;
+    }
+    return std::min(chunk, call.bytes / operations);
+}
+
+double nccl_nvls_fill_s(const NcclParameters& parameters, const NcclCall& call, std::optional<double> forced_chunk) {
+    const double operations = static_cast<double>(parameters.nvls_channels) * call.ranks_per_node;
+    const double switch_rate = call.nvls_efficiency * call.intra_bytes_per_second / operations;
+    // Two passes (reduce, multicast), one of which is the steady state's.
+    return nccl_nvls_chunk_bytes(parameters, call, forced_chunk) / switch_rate;
 }
 
 }  // namespace dtsim

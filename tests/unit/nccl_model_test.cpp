@@ -342,6 +342,27 @@ TEST_CASE("nccl: NVLSTree's chunk is NCCL's, cut where each operation in flight 
     CHECK(nccl_nvls_tree_chunk_bytes(nccl_defaults(), h100_nodes(2, 16384 * MiB), 1 * MiB) == 1 * MiB);  // nccl.chunk
 }
 
+TEST_CASE("nccl: NVLS's chunk within a node is NCCL's, and its first wave one chunk's pass through the switch", "[unit][nccl]") {
+    // 16 compute channels x 8 heads (the node's GPUs) = 128 operations; 128 KiB, at most 64 KiB below 64 x 128 chunks of
+    // 128 KiB (1 GiB), 32 KiB below 8 x 128 of 64 KiB (64 MiB), 16 KiB below 2 x 128 of 32 KiB (8 MiB).
+    const double KiB = 1024, MiB = 1024 * KiB;
+    auto chunk = [](double bytes) { return nccl_nvls_chunk_bytes(nccl_defaults(), h100_nodes(1, bytes), std::nullopt); };
+    CHECK(chunk(8192 * MiB) == 128 * KiB);
+    CHECK(chunk(1024 * MiB) == 128 * KiB);
+    CHECK(chunk(1023 * MiB) == 64 * KiB);
+    CHECK(chunk(64 * MiB) == 64 * KiB);
+    CHECK(chunk(16 * MiB) == 32 * KiB);
+    CHECK(chunk(8 * MiB) == 32 * KiB);
+    CHECK(chunk(7 * MiB) == 16 * KiB);
+    CHECK(chunk(1 * MiB) == 8 * KiB);
+    CHECK(nccl_nvls_chunk_bytes(nccl_defaults(), h100_nodes(1, 8192 * MiB), 1 * MiB) == 1 * MiB);  // nccl.chunk
+    const auto call = h100_nodes(1, 16 * MiB);
+    const double switch_rate = call.nvls_efficiency * call.intra_bytes_per_second / 128;
+    CHECK(nccl_nvls_fill_s(nccl_defaults(), call, std::nullopt) == Approx(32 * KiB / switch_rate));
+    const auto costs = nccl_call_costs(nccl_defaults(), call, {NcclAlgorithm::nvls, NcclProtocol::simple}, 1, std::nullopt);
+    CHECK(costs.fill_s == Approx(32 * KiB / switch_rate));
+}
+
 TEST_CASE("nccl: PAT's latency and choice for reduce-scatters and all-gathers with one GPU per node (tuning.cc)", "[unit][nccl]") {
     // 128 nodes, one H100 each behind a 46 GB/s NIC. PAT: 8 + log2(128) x 14 / 3.5 + 128 x 2.8 = 394.4 µs for S at
     // 0.75 of the NIC; the ring: 8.4 + 127 x 14 = 1786.4 µs (every step crosses the network, at the tree's hop).

@@ -59,10 +59,10 @@ struct NcclParameters {
     double net_overhead_s = 0;            // NCCL_NET_OVERHEAD: floor of a multi-node ring's intra-node step (x3 Simple)
     double nvls_latency_s = 0;            // hwLatencies[NVLINK][NVLS][Simple] (= [NVLINK][NVLSTree][Simple])
     double nvls_tree_net_latency_s = 0;   // hwLatencies[NET][NVLSTree][Simple]: one network hop of NVLSTree's tree
-    // NVLSTree's pipeline: the compute channels each running every head's chunk at once (ncclNvlsTuning, Hopper),
-    // the chunk (NCCL_NVLS_CHUNKSIZE) and its cap from 4 nodes on (nvls.cc's tree maximum).
-    int nvls_tree_channels = 0;
-    double nvls_tree_chunk_bytes = 0;
+    // NVLS's and NVLSTree's pipeline: the compute channels each running every head's chunk at once (nvls.cc's
+    // nvlsChannels, Hopper), the chunk (NCCL_NVLS_CHUNKSIZE) and NVLSTree's cap on it from 4 nodes on.
+    int nvls_channels = 0;
+    double nvls_chunk_bytes = 0;
     double nvls_tree_chunk_bytes_4_nodes = 0;
     double collnet_latency_s = 0;         // hwLatencies[NET][CollNetChain][Simple]
     double collnet_hop_latency_s = 0;     // hwLatencies[NVLINK][CollNetChain][Simple]: the intra-node chain's hop

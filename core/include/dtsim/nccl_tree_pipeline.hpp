@@ -40,4 +40,14 @@ double nccl_nvls_tree_chunk_bytes(const NcclParameters& parameters, const NcclCa
 /// by its compute channels. The slowest stage's passage is the steady state's own and is not counted twice.
 double nccl_nvls_tree_fill_s(const NcclParameters& parameters, const NcclCall& call, std::optional<double> forced_chunk);
 
+/// NCCL's chunk for an NVLS all-reduce within one node (src/enqueue.cc, calcCollChunking): NCCL_NVLS_CHUNKSIZE, cut
+/// to 64, 32 and 16 KiB below 64, 8 and 2 chunks per operation in flight (each compute channel runs every head's
+/// chunk at once; a node's heads are its GPUs in the call), or `forced`; at most one operation's bytes.
+double nccl_nvls_chunk_bytes(const NcclParameters& parameters, const NcclCall& call, std::optional<double> forced);
+
+/// The first wave of chunks' passage through an NVLS all-reduce, beyond its latency and its steady state: every
+/// operation in flight starts with one chunk, reduced in the switch and multicast back, each pass after the whole
+/// chunk (Simple), every pass sharing the GPUs' ports with every operation; one pass is the steady state's own.
+double nccl_nvls_fill_s(const NcclParameters& parameters, const NcclCall& call, std::optional<double> forced_chunk);
+
 }  // namespace dtsim
