@@ -10,6 +10,28 @@ namespace {
 
 int log2_of(int nodes) { return std::bit_width(static_cast<unsigned>(nodes)) - 1; }
 
+struct ChunkCut {
+    double chunks;   // below this many chunks per operation in flight...
+    double largest;  // ...the chunk is at most this
+};
+
+// NCCL's NVLS and NVLSTree chunk (src/enqueue.cc, calcCollChunking): `chunk`, cut by each of `cuts` in turn where
+// the call holds few chunks per operation in flight, unless `forced`; at most one operation's bytes.
+template <size_t N>
+double nvls_chunk(const NcclCall& call, double operations, double chunk, std::optional<double> forced, const ChunkCut (&cuts)[N]) {
+    if (forced) chunk = *forced;
+    else
+        for (const auto& cut : cuts)
+            if (call.bytes < cut.chunks * operations * chunk && chunk > cut.largest) chunk = cut.largest;
+    return std::min(chunk, call.bytes / operations);
+}
+
+// NVLS's operations in flight: every compute channel runs every head's chunk at once.
+double nvls_operations(const NcclParameters& parameters, int heads) { return static_cast<double>(parameters.nvls_channels) * heads; }
+
+// A chunk's rate through the switch, which every operation in flight shares (each reads from and writes to every GPU).
+double nvls_switch_rate(const NcclCall& call, double operations) { return call.nvls_efficiency * call.intra_bytes_per_second / operations; }
+
 }  // namespace
 
 double nccl_tree_chunk_bytes(const NcclParameters& parameters, const NcclCall& call, NcclProtocol protocol, int pipelines,
@@ -57,41 +79,30 @@ double nccl_tree_fill_s(const NcclParameters& parameters, const NcclCall& call, 
 }
 
 double nccl_nvls_tree_chunk_bytes(const NcclParameters& parameters, const NcclCall& call, std::optional<double> forced) {
-    const double operations = static_cast<double>(parameters.nvls_channels) * call.rails;
-    double chunk = forced.value_or(call.nodes >= 4 ? std::min(parameters.nvls_chunk_bytes, parameters.nvls_tree_chunk_bytes_4_nodes)
-                                                   : parameters.nvls_chunk_bytes);
-    if (!forced) {
-        // NCCL's thresholds: at most 256, 128, 64 and 32 KiB below 32, 16, 4 and 1 chunks per operation.
-        for (const auto& [chunks, largest] : {std::pair{32.0, 262144.0}, {16.0, 131072.0}, {4.0, 65536.0}, {1.0, 32768.0}})
-            if (call.bytes < chunks * operations * chunk && chunk > largest) chunk = largest;
-    }
-    return std::min(chunk, call.bytes / operations);
+    static constexpr ChunkCut kCuts[] = {{32, 262144}, {16, 131072}, {4, 65536}, {1, 32768}};
+    const double largest = call.nodes >= 4 ? std::min(parameters.nvls_chunk_bytes, parameters.nvls_tree_chunk_bytes_4_nodes)
+                                           : parameters.nvls_chunk_bytes;
+    return nvls_chunk(call, nvls_operations(parameters, call.rails), largest, forced, kCuts);
 }
 
 double nccl_nvls_tree_fill_s(const NcclParameters& parameters, const NcclCall& call, std::optional<double> forced_chunk) {
     const double chunk = nccl_nvls_tree_chunk_bytes(parameters, call, forced_chunk);
-    const double operations = static_cast<double>(parameters.nvls_channels) * call.rails;
-    const double switch_rate = call.nvls_efficiency * call.intra_bytes_per_second / operations;
+    const double switch_rate = nvls_switch_rate(call, nvls_operations(parameters, call.rails));
     const double net_rate = call.inter_bytes_per_second / call.rails / parameters.nvls_channels;
     const double passage = 2 * chunk / switch_rate + 2 * log2_of(call.nodes) * chunk / net_rate;
     return std::max(0.0, passage - chunk / std::min(switch_rate, net_rate));
 }
 
 double nccl_nvls_chunk_bytes(const NcclParameters& parameters, const NcclCall& call, std::optional<double> forced) {
-    const double operations = static_cast<double>(parameters.nvls_channels) * call.ranks_per_node;
-    double chunk = forced.value_or(std::min(parameters.nvls_chunk_bytes, parameters.costs(NcclProtocol::simple).step_payload_bytes));
-    if (!forced) {
-        for (const auto& [chunks, largest] : {std::pair{64.0, 65536.0}, {8.0, 32768.0}, {2.0, 16384.0}})
-            if (call.bytes < chunks * operations * chunk && chunk > largest) chunk = largest;
-    }
-    return std::min(chunk, call.bytes / operations);
+    static constexpr ChunkCut kCuts[] = {{64, 65536}, {8, 32768}, {2, 16384}};
+    const double largest = std::min(parameters.nvls_chunk_bytes, parameters.costs(NcclProtocol::simple).step_payload_bytes);
+    return nvls_chunk(call, nvls_operations(parameters, call.ranks_per_node), largest, forced, kCuts);
 }
 
 double nccl_nvls_fill_s(const NcclParameters& parameters, const NcclCall& call, std::optional<double> forced_chunk) {
-    const double operations = static_cast<double>(parameters.nvls_channels) * call.ranks_per_node;
-    const double switch_rate = call.nvls_efficiency * call.intra_bytes_per_second / operations;
     // Two passes (reduce, multicast), one of which is the steady state's.
-    return nccl_nvls_chunk_bytes(parameters, call, forced_chunk) / switch_rate;
+    return nccl_nvls_chunk_bytes(parameters, call, forced_chunk) /
+           nvls_switch_rate(call, nvls_operations(parameters, call.ranks_per_node));
 }
 
 }  // namespace dtsim

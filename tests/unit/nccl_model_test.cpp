@@ -123,51 +123,47 @@ TEST_CASE("nccl: NVLS's bandwidth follows NCCL's channel search with the GPUs of
     CHECK(choice_on(4) == NcclAlgorithm::ring);
 }
 
-TEST_CASE("nccl: an NVLS search whose speeds do not fall, or without the fraction it scales, is refused at its key", "[unit][nccl][input]") {
+namespace {
+
+// The network presets of `files` (name, text after a common head) written to a data directory of their own, and the
+// error each gives when loaded; empty where it loads.
+std::vector<std::string> network_preset_errors(const std::vector<std::pair<std::string, std::string>>& files) {
     test::TempDir dir;
     std::filesystem::create_directories(dir.path() / "hardware" / "network");
     const std::string head = "kind: network\nname: n\ndescription: d\nbasis: b\nsource: s\nbandwidth: 450GB/s\nlatency: 1us\nefficiency: 0.8\n";
-    std::ofstream(dir.path() / "hardware" / "network" / "rising.yaml")
-        << head << "in_network_reduction: 0.7\nnvls_search: {nvlink_total: 370GB/s, speeds: [40GB/s, 60GB/s]}\n";
-    std::ofstream(dir.path() / "hardware" / "network" / "alone.yaml")
-        << head << "nvls_search: {nvlink_total: 370GB/s, speeds: [60GB/s]}\n";
+    for (const auto& [name, text] : files) std::ofstream(dir.path() / "hardware" / "network" / (name + ".yaml")) << head << text;
     setenv("DTSIM_DATA_DIR", dir.path().c_str(), 1);
-    const auto error_loading = [](const std::string& name) {
+    std::vector<std::string> errors;
+    for (const auto& file : files) {
+        errors.emplace_back();
         try {
-            load_network_preset(name, "test");
+            load_network_preset(file.first, "test");
         } catch (const InputError& e) {
-            return std::string(e.what());
+            errors.back() = e.what();
         }
-        return std::string();
-    };
-    const auto rising = error_loading("rising"), alone = error_loading("alone");
+    }
     unsetenv("DTSIM_DATA_DIR");
+    return errors;
+}
+
+}  // namespace
+
+TEST_CASE("nccl: an NVLS search whose speeds do not fall, or without the fraction it scales, is refused at its key", "[unit][nccl][input]") {
+    const auto errors = network_preset_errors({{"rising", "in_network_reduction: 0.7\nnvls_search: {nvlink_total: 370GB/s, speeds: [40GB/s, 60GB/s]}\n"},
+                                               {"alone", "nvls_search: {nvlink_total: 370GB/s, speeds: [60GB/s]}\n"}});
+    const auto &rising = errors[0], &alone = errors[1];
     CHECK_THAT(rising, Catch::Contains("rising.yaml:10") && Catch::Contains("nvls_search.speeds") && Catch::Contains("fastest first"));
     CHECK_THAT(alone, Catch::Contains("alone.yaml:9") && Catch::Contains("key 'nvls_search'") && Catch::Contains("in_network_reduction"));
 }
 
 TEST_CASE("nccl: a preset's NCCL channels without a cap, or with speeds that rise, are refused at their key", "[unit][nccl][input]") {
-    test::TempDir dir;
-    std::filesystem::create_directories(dir.path() / "hardware" / "network");
-    const std::string head = "kind: network\nname: n\ndescription: d\nbasis: b\nsource: s\nbandwidth: 450GB/s\nlatency: 1us\nefficiency: 0.8\n";
     const std::string pair = "{two_nodes: 40GB/s, more_nodes: 30GB/s}";
-    std::ofstream(dir.path() / "hardware" / "network" / "nocap.yaml")
-        << head << "nccl_channels:\n  speeds: [48GB/s, 24GB/s]\n  duplicate: {few: 25GB/s, many: 50GB/s}\n"
-        << "  caps: {tree: " << pair << ", tree_ll128: " << pair << ", ring_ll128: " << pair << "}\n";
-    std::ofstream(dir.path() / "hardware" / "network" / "rising.yaml")
-        << head << "nccl_channels:\n  speeds: [24GB/s, 48GB/s]\n  duplicate: {few: 25GB/s, many: 50GB/s}\n"
-        << "  caps: {tree: " << pair << ", tree_ll128: " << pair << ", ring_ll128: " << pair << ", nvls_tree: " << pair << "}\n";
-    setenv("DTSIM_DATA_DIR", dir.path().c_str(), 1);
-    const auto error_loading = [](const std::string& name) {
-        try {
-            load_network_preset(name, "test");
-        } catch (const InputError& e) {
-            return std::string(e.what());
-        }
-        return std::string();
-    };
-    const auto nocap = error_loading("nocap"), rising = error_loading("rising");
-    unsetenv("DTSIM_DATA_DIR");
+    const std::string caps = "tree: " + pair + ", tree_ll128: " + pair + ", ring_ll128: " + pair;
+    const auto errors = network_preset_errors(
+        {{"nocap", "nccl_channels:\n  speeds: [48GB/s, 24GB/s]\n  duplicate: {few: 25GB/s, many: 50GB/s}\n  caps: {" + caps + "}\n"},
+         {"rising", "nccl_channels:\n  speeds: [24GB/s, 48GB/s]\n  duplicate: {few: 25GB/s, many: 50GB/s}\n  caps: {" + caps +
+                        ", nvls_tree: " + pair + "}\n"}});
+    const auto &nocap = errors[0], &rising = errors[1];
     CHECK_THAT(nocap, Catch::Contains("nocap.yaml:12") && Catch::Contains("nvls_tree"));
     CHECK_THAT(rising, Catch::Contains("rising.yaml:10") && Catch::Contains("nccl_channels.speeds") && Catch::Contains("fastest first"));
 }
