@@ -199,6 +199,7 @@ NcclCall CostModel::nccl_call_running(NetworkOp op, int ranks, int nodes, int ra
                                       int channels) const {
     const auto& across = nccl_.ll_max_busbw_across;
     NcclCaps caps;
+    double ring_plateau = 1;
     if (nodes > 1 && nccl_channels_) {
         // The caps are per search channel, and NCCL runs two compute channels on each (connect.cc's duplication):
         // forced compute channels scale the tree's and the ring's caps; NVLSTree runs its own NVLS channels, one per head.
@@ -209,6 +210,9 @@ NcclCall CostModel::nccl_call_running(NetworkOp op, int ranks, int nodes, int ra
                 .tree_ll128 = run * search * nccl_channels_->tree_ll128[at],
                 .ring_ll128 = run * search * nccl_channels_->ring_ll128[at],
                 .nvls_tree = rails * nccl_channels_->nvls_tree[at]};
+        // ncclTopoGetAlgoTime applies the plateau to all-reduces of 64 B or more per compute channel and rank.
+        const double compute_channels = channels > 0 ? channels : 2.0 * search;
+        if (op == NetworkOp::allreduce && bytes / (compute_channels * ranks) >= 64) ring_plateau = nccl_channels_->ring_plateau;
     }
     return NcclCall{.op = op,
                     .ranks = ranks,
@@ -222,7 +226,8 @@ NcclCall CostModel::nccl_call_running(NetworkOp op, int ranks, int nodes, int ra
                     .nvls_efficiency = nvls_efficiency_ * (nvls_search_ ? nvls_search_->scale(ranks_per_node) : 1),
                     .collnet_efficiency = collnet_efficiency_,
                     .ll_max_busbw = nodes == 1 ? intra_ll_max_busbw_ : across[nodes == 2 ? 0 : 1],
-                    .caps = caps};
+                    .caps = caps,
+                    .ring_plateau = ring_plateau};
 }
 
 // Every size of every all-reduce, reduce-scatter and all-gather the profile timed back to back (nccl-tests' timing),

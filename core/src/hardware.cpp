@@ -82,7 +82,7 @@ std::array<double, 2> read_two_and_more_nodes(const ConfigNode& caps, const std:
 }
 
 NcclChannels read_nccl_channels(const ConfigNode& doc) {
-    doc.require_map_with_keys({"speeds", "duplicate", "caps"});
+    doc.require_map_with_keys({"speeds", "duplicate", "caps", "ring_plateau"});
     NcclChannels channels;
     channels.speeds = read_speeds(doc.child("speeds"));
     const auto duplicate = doc.child("duplicate");
@@ -95,6 +95,7 @@ NcclChannels read_nccl_channels(const ConfigNode& doc) {
     channels.tree_ll128 = read_two_and_more_nodes(caps, "tree_ll128");
     channels.ring_ll128 = read_two_and_more_nodes(caps, "ring_ll128");
     channels.nvls_tree = read_two_and_more_nodes(caps, "nvls_tree");
+    channels.ring_plateau = doc.number("ring_plateau", 1.0, 4.0);
     return channels;
 }
 

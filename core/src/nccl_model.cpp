@@ -178,7 +178,8 @@ double nccl_modelled_s(const NcclParameters& parameters, const NcclCall& call, N
     }
     seconds = std::max(seconds, nccl_capped_s(parameters, call, choice));
     if (choice.algorithm == NcclAlgorithm::tree) seconds /= nccl_tree_correction(choice.protocol, call.bytes);
-    return nccl_latency_s(parameters, call, choice) + seconds;
+    const bool simple_ring = choice.algorithm == NcclAlgorithm::ring && choice.protocol == NcclProtocol::simple;
+    return nccl_latency_s(parameters, call, choice) * (simple_ring ? call.ring_plateau : 1) + seconds;
 }
 
 NcclChoice choose_nccl(const NcclParameters& parameters, const NcclCall& call, const NcclSpec& forced) {

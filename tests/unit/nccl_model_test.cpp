@@ -323,6 +323,32 @@ TEST_CASE("nccl: the choice takes NCCL's tree correction by size, 64 B to 256 Mi
     CHECK(nccl_modelled_s(parameters, call, tree) == Approx(nccl_latency_s(parameters, call, tree) + costs.bottleneck_s / 0.9));
 }
 
+TEST_CASE("nccl: the choice takes a multi-node Simple ring all-reduce's latency times NCCL's plateau, the charge does not", "[unit][nccl]") {
+    // ncclTopoGetAlgoTime: x 1.4 (compute capability 8.0 on) where the all-reduce holds 64 B or more per compute channel
+    // and rank: 16 compute channels (8 search channels, two each) x 64 ranks x 64 B = 64 KiB on 8 DGX H100 nodes.
+    const auto call = dgx_h100_call(8, 1e9);
+    CHECK(call.ring_plateau == Approx(1.4));
+    CHECK(dgx_h100_call(8, 65536).ring_plateau == Approx(1.4));
+    CHECK(dgx_h100_call(8, 65535).ring_plateau == 1);
+    CHECK(dgx_h100_call(1, 1e9).ring_plateau == 1);
+    const auto parameters = nccl_defaults();
+    const NcclChoice ring{NcclAlgorithm::ring, NcclProtocol::simple}, ring_ll{NcclAlgorithm::ring, NcclProtocol::ll};
+    auto flat = call;
+    flat.ring_plateau = 1;
+    CHECK(nccl_modelled_s(parameters, call, ring) - nccl_modelled_s(parameters, flat, ring) ==
+          Approx(0.4 * nccl_latency_s(parameters, call, ring)));
+    CHECK(nccl_modelled_s(parameters, call, ring_ll) == Approx(nccl_modelled_s(parameters, flat, ring_ll)));
+    CHECK(nccl_call_costs(parameters, call, ring, 8, std::nullopt).latency_s == Approx(nccl_latency_s(parameters, call, ring)));
+}
+
+TEST_CASE("nccl: a preset's ring plateau below 1 is refused at its key", "[unit][nccl][input]") {
+    const std::string pair = "{two_nodes: 40GB/s, more_nodes: 30GB/s}";
+    const std::string caps = "tree: " + pair + ", tree_ll128: " + pair + ", ring_ll128: " + pair + ", nvls_tree: " + pair;
+    const auto errors = network_preset_errors({{"low", "nccl_channels:\n  speeds: [48GB/s, 24GB/s]\n  duplicate: {few: 25GB/s, many: 50GB/s}\n"
+                                                       "  caps: {" + caps + "}\n  ring_plateau: 0.5\n"}});
+    CHECK_THAT(errors[0], Catch::Contains("low.yaml:13") && Catch::Contains("ring_plateau"));
+}
+
 TEST_CASE("nccl: NVLSTree's chunk is NCCL's, cut where each operation in flight would hold few", "[unit][nccl]") {
     // 16 compute channels x 8 heads = 128 operations; 128 KiB, at most 64 KiB from 4 nodes on; at most 64 KiB below
     // 4 x 128 chunks of 128 KiB (64 MiB), at most 32 KiB below 128 chunks of 64 KiB (8 MiB); at most one operation's bytes.

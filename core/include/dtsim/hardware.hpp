@@ -60,6 +60,9 @@ struct NcclChannels {
     std::array<double, 2> tree_ll128{};
     std::array<double, 2> ring_ll128{};
     std::array<double, 2> nvls_tree{};
+    // NCCL's choice takes a multi-node Simple ring all-reduce's latency times this (ncclTopoGetAlgoTime's "plateau
+    // effect of ring": 1.4 from compute capability 8.0 on, 1.9 before).
+    double ring_plateau = 1;
     /// The search's channels across `nics` NICs of `nic_rate` each (line rate): one per NIC at the fastest speed
     /// within the rate, doubled as ncclTopoDupChannels doubles them.
     int search_channels(int nics, double nic_rate) const;

@@ -121,6 +121,7 @@ struct NcclCall {
     double collnet_efficiency = 0;        // 0: the fabric cannot reduce (no SHARP)
     double ll_max_busbw = 0;              // NCCL's ceiling on LL's bus bandwidth for this group; 0: none
     NcclCaps caps;                        // between nodes only: within one node they do not bind
+    double ring_plateau = 1;              // NCCL's choice takes a Simple ring's latency times this (NcclChannels::ring_plateau)
 };
 
 /// The payload bytes per second a rank's flows over `link` carry under `protocol`, whose payload per byte
@@ -146,9 +147,9 @@ NcclChoice choose_nccl(const NcclParameters& parameters, const NcclCall& call, c
 /// NCCL's modelled latency of `call` run as `choice` (tuning.cc's latency formulas), in seconds.
 double nccl_latency_s(const NcclParameters& parameters, const NcclCall& call, NcclChoice choice);
 
-/// NCCL's modelled time of `call` as `choice`: its latency plus the bytes each rank moves at the
-/// bottleneck's rate or NCCL's cap (nccl_capped_s), the tree's at its correction by size. Used to choose; the
-/// simulator times the bytes with flows.
+/// NCCL's modelled time of `call` as `choice`: its latency (a Simple ring's times call.ring_plateau) plus the bytes
+/// each rank moves at the bottleneck's rate or NCCL's cap (nccl_capped_s), the tree's at its correction by size. Used
+/// to choose; the simulator times the bytes with flows.
 double nccl_modelled_s(const NcclParameters& parameters, const NcclCall& call, NcclChoice choice);
 
 /// The bytes an NVLSTree all-reduce of S sends (and receives) through a node's NICs, its heads' together:
