@@ -146,6 +146,13 @@ std::vector<std::string> network_preset_errors(const std::vector<std::pair<std::
     return errors;
 }
 
+// A preset's nccl_channels block with `speeds`, each of `caps` at 40 GB/s on 2 nodes and 30 on more, then `rest`.
+std::string nccl_channels_text(const std::string& speeds, std::initializer_list<std::string> caps, const std::string& rest = "") {
+    std::string listed;
+    for (const auto& cap : caps) listed += (listed.empty() ? "" : ", ") + cap + ": {two_nodes: 40GB/s, more_nodes: 30GB/s}";
+    return "nccl_channels:\n  speeds: " + speeds + "\n  duplicate: {few: 25GB/s, many: 50GB/s}\n  caps: {" + listed + "}\n" + rest;
+}
+
 }  // namespace
 
 TEST_CASE("nccl: an NVLS search whose speeds do not fall, or without the fraction it scales, is refused at its key", "[unit][nccl][input]") {
@@ -157,12 +164,8 @@ TEST_CASE("nccl: an NVLS search whose speeds do not fall, or without the fractio
 }
 
 TEST_CASE("nccl: a preset's NCCL channels without a cap, or with speeds that rise, are refused at their key", "[unit][nccl][input]") {
-    const std::string pair = "{two_nodes: 40GB/s, more_nodes: 30GB/s}";
-    const std::string caps = "tree: " + pair + ", tree_ll128: " + pair + ", ring_ll128: " + pair;
-    const auto errors = network_preset_errors(
-        {{"nocap", "nccl_channels:\n  speeds: [48GB/s, 24GB/s]\n  duplicate: {few: 25GB/s, many: 50GB/s}\n  caps: {" + caps + "}\n"},
-         {"rising", "nccl_channels:\n  speeds: [24GB/s, 48GB/s]\n  duplicate: {few: 25GB/s, many: 50GB/s}\n  caps: {" + caps +
-                        ", nvls_tree: " + pair + "}\n"}});
+    const auto errors = network_preset_errors({{"nocap", nccl_channels_text("[48GB/s, 24GB/s]", {"tree", "tree_ll128", "ring_ll128"})},
+                                               {"rising", nccl_channels_text("[24GB/s, 48GB/s]", {"tree", "tree_ll128", "ring_ll128", "nvls_tree"})}});
     const auto &nocap = errors[0], &rising = errors[1];
     CHECK_THAT(nocap, Catch::Contains("nocap.yaml:12") && Catch::Contains("nvls_tree"));
     CHECK_THAT(rising, Catch::Contains("rising.yaml:10") && Catch::Contains("nccl_channels.speeds") && Catch::Contains("fastest first"));
@@ -342,10 +345,8 @@ TEST_CASE("nccl: the choice takes a multi-node Simple ring all-reduce's latency 
 }
 
 TEST_CASE("nccl: a preset's ring plateau below 1 is refused at its key", "[unit][nccl][input]") {
-    const std::string pair = "{two_nodes: 40GB/s, more_nodes: 30GB/s}";
-    const std::string caps = "tree: " + pair + ", tree_ll128: " + pair + ", ring_ll128: " + pair + ", nvls_tree: " + pair;
-    const auto errors = network_preset_errors({{"low", "nccl_channels:\n  speeds: [48GB/s, 24GB/s]\n  duplicate: {few: 25GB/s, many: 50GB/s}\n"
-                                                       "  caps: {" + caps + "}\n  ring_plateau: 0.5\n"}});
+    const auto errors = network_preset_errors(
+        {{"low", nccl_channels_text("[48GB/s, 24GB/s]", {"tree", "tree_ll128", "ring_ll128", "nvls_tree"}, "  ring_plateau: 0.5\n")}});
     CHECK_THAT(errors[0], Catch::Contains("low.yaml:13") && Catch::Contains("ring_plateau"));
 }
 
